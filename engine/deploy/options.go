@@ -1,0 +1,58 @@
+package deploy
+
+import (
+	"runtime"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// Options configure one deployment.
+type Options struct {
+	Project      string
+	Stack        string
+	Organization string
+	// Config is the stack configuration by "<namespace>:<key>". Default
+	// providers take their configuration from the keys of their package.
+	Config map[string]resource.Value
+
+	Host    provider.Host
+	Program Program // not used by refresh and destroy
+	Journal Journal // nil keeps the state in memory only
+	Events  func(Event)
+
+	// Parallel bounds the provider operations in flight; 0 means 4 × CPUs.
+	Parallel int
+	// DryRun previews: providers are asked what would happen and nothing changes.
+	DryRun bool
+
+	Targets           []string // URN globs; empty means everything
+	TargetDependents  bool
+	Excludes          []string // URN globs
+	ExcludeDependents bool
+	Replaces          []string // URN globs of resources to replace
+
+	// ContinueOnError keeps going after a failed step, skipping only the
+	// resources that depend on it.
+	ContinueOnError bool
+	// ExpectNoChanges makes any change an error.
+	ExpectNoChanges bool
+
+	// PreviewOnly refreshes (or destroys) without changing anything; it is
+	// DryRun for operations that do not run a program.
+	ClearPendingCreates  bool
+	ImportPendingCreates map[resource.URN]resource.ID
+}
+
+func (o *Options) parallel() int {
+	if o.Parallel > 0 {
+		return o.Parallel
+	}
+	return 4 * runtime.GOMAXPROCS(0)
+}
+
+func (o *Options) emit(e Event) {
+	if o.Events != nil {
+		o.Events(e)
+	}
+}

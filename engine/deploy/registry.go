@@ -1,0 +1,311 @@
+package deploy
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// Provider resources carry two engine-internal inputs: the package version and
+// the "__internal" bag. Neither is passed to the provider's configuration.
+const (
+	versionKey  = "version"
+	internalKey = "__internal"
+)
+
+// registry manages provider instances. It treats providers as resources of
+// type pulumi:providers:<pkg>: Check loads an instance and runs CheckConfig,
+// Diff runs DiffConfig, Create and Update configure the instance and make it
+// reachable through its reference "<urn>::<id>", Delete closes it. Providers
+// recorded in the base snapshot are loaded and configured on first use.
+type registry struct {
+	host    provider.Host
+	preview bool
+
+	mu       sync.Mutex
+	byRef    map[string]*instance
+	checked  map[resource.URN]*instance // loaded by Check, awaiting configuration
+	oldState map[string]*resource.State // base provider resources by reference
+	all      []*instance
+}
+
+// instance is one loaded provider, configured once.
+type instance struct {
+	prov      provider.Provider
+	version   string
+	once      sync.Once
+	err       error
+	inputs    resource.Map
+	configure sync.Mutex
+	config    provider.ConfigureResponse
+	unknown   bool // configured with unknown values (preview)
+}
+
+func newRegistry(host provider.Host, base *Snapshot, preview bool) *registry {
+	r := &registry{host: host, preview: preview, byRef: map[string]*instance{},
+		checked: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
+	if base != nil {
+		for _, s := range base.Resources {
+			if resource.IsProviderType(s.Type) {
+				r.oldState[resource.ProviderRef{URN: s.URN, ID: s.ID}.String()] = s
+			}
+		}
+	}
+	return r
+}
+
+// splitInputs separates a provider resource's inputs into its configuration
+// and its version.
+func splitInputs(m resource.Map) (resource.Map, string) {
+	cfg := make(resource.Map, len(m))
+	version := ""
+	for k, v := range m {
+		switch k {
+		case versionKey:
+			if v.IsString() {
+				version = v.StringValue()
+			}
+		case internalKey:
+		default:
+			cfg[k] = v
+		}
+	}
+	return cfg, version
+}
+
+func (r *registry) load(ctx context.Context, pkg, version string) (*instance, error) {
+	p, err := r.host.Load(ctx, pkg, version)
+	if err != nil {
+		return nil, err
+	}
+	inst := &instance{prov: p, version: version}
+	r.mu.Lock()
+	r.all = append(r.all, inst)
+	r.mu.Unlock()
+	return inst, nil
+}
+
+// check loads a fresh instance for a provider resource and checks its
+// configuration.
+func (r *registry) check(ctx context.Context, urn resource.URN, olds, news resource.Map) (provider.CheckResponse, error) {
+	cfg, version := splitInputs(news)
+	var oldCfg resource.Map
+	if olds != nil {
+		oldCfg, _ = splitInputs(olds)
+	}
+	inst, err := r.load(ctx, resource.ProviderTypePackage(urn.Type()), version)
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	resp, err := inst.prov.CheckConfig(ctx, provider.CheckRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), Olds: oldCfg, News: cfg})
+	if err != nil {
+		return resp, err
+	}
+	if resp.Inputs == nil {
+		resp.Inputs = cfg
+	}
+	resp.Inputs = resp.Inputs.Copy()
+	for _, k := range []string{versionKey, internalKey} {
+		if v, ok := news[k]; ok {
+			resp.Inputs[k] = v
+		}
+	}
+	r.mu.Lock()
+	r.checked[urn] = inst
+	r.mu.Unlock()
+	return resp, nil
+}
+
+func (r *registry) checkedInstance(ctx context.Context, urn resource.URN, inputs resource.Map) (*instance, error) {
+	r.mu.Lock()
+	inst := r.checked[urn]
+	r.mu.Unlock()
+	if inst != nil {
+		return inst, nil
+	}
+	_, version := splitInputs(inputs)
+	return r.load(ctx, resource.ProviderTypePackage(urn.Type()), version)
+}
+
+// diff runs DiffConfig on the checked instance; when the provider cannot tell,
+// a change of configuration is an update, never a replacement.
+func (r *registry) diff(ctx context.Context, urn resource.URN, old *resource.State, news resource.Map) (provider.DiffResponse, error) {
+	inst, err := r.checkedInstance(ctx, urn, news)
+	if err != nil {
+		return provider.DiffResponse{}, err
+	}
+	oldCfg, _ := splitInputs(old.Inputs)
+	newCfg, _ := splitInputs(news)
+	resp, err := inst.prov.DiffConfig(ctx, provider.DiffRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), ID: old.ID,
+		OldInputs: oldCfg, OldOutputs: oldCfg, News: newCfg})
+	if err != nil {
+		return resp, err
+	}
+	if resp.Changes == provider.DiffUnknown {
+		dd, changed := resource.DiffMaps(old.Inputs, news)
+		resp = provider.DiffResponse{Changes: provider.DiffNone}
+		if len(changed) > 0 {
+			resp = provider.DiffResponse{Changes: provider.DiffSome, ChangedKeys: changed, DetailedDiff: dd}
+		}
+	}
+	return resp, nil
+}
+
+// configure configures inst with inputs once and registers it under ref.
+func (r *registry) configure(ctx context.Context, inst *instance, urn resource.URN, id resource.ID, inputs resource.Map) error {
+	cfg, _ := splitInputs(inputs)
+	inst.once.Do(func() {
+		inst.inputs = inputs
+		inst.unknown = cfg.ContainsUnknowns()
+		inst.config, inst.err = inst.prov.Configure(ctx, provider.ConfigureRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), ID: id, Inputs: cfg})
+		if inst.err != nil {
+			inst.err = fmt.Errorf("configuring provider %s: %w", urn, inst.err)
+		}
+	})
+	if inst.err != nil {
+		return inst.err
+	}
+	r.mu.Lock()
+	r.byRef[resource.ProviderRef{URN: urn, ID: id}.String()] = inst
+	delete(r.checked, urn)
+	r.mu.Unlock()
+	return nil
+}
+
+// create configures the checked instance and gives it a new ID (unknown in a
+// preview).
+func (r *registry) create(ctx context.Context, urn resource.URN, inputs resource.Map) (resource.ID, error) {
+	inst, err := r.checkedInstance(ctx, urn, inputs)
+	if err != nil {
+		return "", err
+	}
+	id := resource.UnknownID
+	if !r.preview {
+		id = newUUID()
+	}
+	return id, r.configure(ctx, inst, urn, id, inputs)
+}
+
+// same configures the checked instance under the provider's existing ID.
+func (r *registry) same(ctx context.Context, urn resource.URN, id resource.ID, inputs resource.Map) error {
+	inst, err := r.checkedInstance(ctx, urn, inputs)
+	if err != nil {
+		return err
+	}
+	return r.configure(ctx, inst, urn, id, inputs)
+}
+
+// get returns the configured provider for a reference, loading a provider of
+// the base snapshot on first use.
+func (r *registry) get(ctx context.Context, ref string) (provider.Provider, error) {
+	inst, err := r.instanceFor(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return inst.prov, nil
+}
+
+func (r *registry) instanceFor(ctx context.Context, ref string) (*instance, error) {
+	r.mu.Lock()
+	inst := r.byRef[ref]
+	old := r.oldState[ref]
+	r.mu.Unlock()
+	if inst != nil {
+		return inst, nil
+	}
+	if old == nil {
+		pr, err := resource.ParseProviderRef(ref)
+		if err != nil {
+			return nil, err
+		}
+		if pr.ID == resource.UnknownID {
+			return nil, fmt.Errorf("provider %s is not known yet", pr.URN)
+		}
+		return nil, fmt.Errorf("provider %s is not registered in this deployment or in the stack's state", ref)
+	}
+	r.mu.Lock()
+	// Another goroutine may have loaded it meanwhile.
+	if inst = r.byRef[ref]; inst != nil {
+		r.mu.Unlock()
+		return inst, nil
+	}
+	_, version := splitInputs(old.Inputs)
+	r.mu.Unlock()
+	loaded, err := r.load(ctx, resource.ProviderTypePackage(old.Type), version)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if inst = r.byRef[ref]; inst == nil {
+		inst = loaded
+		r.byRef[ref] = inst
+	}
+	r.mu.Unlock()
+	cfg, _ := splitInputs(old.Inputs)
+	inst.once.Do(func() {
+		inst.inputs = old.Inputs
+		inst.config, inst.err = inst.prov.Configure(ctx, provider.ConfigureRequest{URN: old.URN, Name: old.URN.Name(), Type: old.Type, ID: old.ID, Inputs: cfg})
+		if inst.err != nil {
+			inst.err = fmt.Errorf("configuring provider %s: %w", old.URN, inst.err)
+		}
+	})
+	return inst, inst.err
+}
+
+// unconfigured reports whether the provider behind ref was configured with
+// unknown values, so that its answers cannot be trusted during a preview.
+func (r *registry) unconfigured(ref string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	inst := r.byRef[ref]
+	return inst != nil && inst.unknown
+}
+
+// cancel signals every loaded provider to stop.
+func (r *registry) cancel(ctx context.Context) {
+	r.mu.Lock()
+	all := append([]*instance(nil), r.all...)
+	r.mu.Unlock()
+	for _, inst := range all {
+		_ = inst.prov.SignalCancellation(ctx)
+	}
+}
+
+// close shuts every loaded provider down.
+func (r *registry) close() {
+	r.mu.Lock()
+	all := r.all
+	r.all = nil
+	r.mu.Unlock()
+	for _, inst := range all {
+		_ = inst.prov.Close()
+	}
+}
+
+// defaultProviderName is the name of the default provider of a package at a
+// version: "default", or "default_1_2_3" for version 1.2.3.
+func defaultProviderName(version string) string {
+	if version == "" {
+		return "default"
+	}
+	return "default_" + strings.NewReplacer(".", "_", "-", "_", "+", "_").Replace(version)
+}
+
+// isDefaultProvider reports whether the reference names a default provider.
+func isDefaultProvider(ref string) bool {
+	pr, err := resource.ParseProviderRef(ref)
+	return err == nil && strings.HasPrefix(pr.URN.Name(), "default")
+}
+
+func newUUID() resource.ID {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return resource.ID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
+}

@@ -1,0 +1,432 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// step is one action on one resource.
+type step struct {
+	op      Op
+	urn     resource.URN
+	old     *resource.State
+	new     *resource.State
+	prov    provider.Provider // nil for components and provider resources
+	logical bool              // the op the user sees (not half of a replace)
+
+	keys     []string
+	diffs    []string
+	detailed resource.DetailedDiff
+	stables  []string
+	inputs   resource.Map // import: the inputs the program declared
+
+	untargeted     bool // a same step that keeps the old state verbatim
+	markOldDelete  bool // create-before-replace: the original awaits deletion
+	removeOld      bool // the created resource supersedes the old state
+	pendingReplace bool // delete-before-replace: deleted ahead of its replacement
+	skipDelete     bool // retainOnDelete or deletedWith: drop from state only
+}
+
+// stepResult is the state a chain ended with.
+type stepResult struct {
+	state   *resource.State
+	opID    int64
+	stables []string
+}
+
+// execute runs a chain of steps in order (seed 000, "Step execution"). Each
+// step that calls a provider takes a worker slot; the chain stops at the
+// first failure.
+func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, error) {
+	var res stepResult
+	for _, s := range chain {
+		if s.op != OpSame && s.op != OpReplace && d.isCancelled() {
+			return res, ErrCancelled
+		}
+		r, err := d.run(ctx, s)
+		if err != nil {
+			return res, err
+		}
+		if r.state != nil {
+			res = r
+		}
+	}
+	return res, nil
+}
+
+// run runs one step, reporting it as it starts and ends.
+func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
+	started := time.Now()
+	d.emitStep(StepStarted, s, nil, 0)
+	r, err := d.apply(context.WithoutCancel(ctx), s)
+	if err != nil {
+		d.emitStep(StepFailed, s, err, time.Since(started))
+		return r, d.fail(s.urn, s.op, err)
+	}
+	if s.logical {
+		d.count(s.op)
+	}
+	d.emitStep(StepDone, s, nil, time.Since(started))
+	return r, nil
+}
+
+func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
+	if d.opts.Events == nil {
+		return
+	}
+	e := StepEvent{Phase: phase, Op: s.op, URN: s.urn, Old: s.old, New: s.new, Keys: s.keys, Diffs: s.diffs,
+		DetailedDiff: s.detailed, Logical: s.logical, Preview: d.opts.DryRun, Duration: dur}
+	switch {
+	case s.new != nil:
+		e.Type, e.Provider = s.new.Type, s.new.Provider
+	case s.old != nil:
+		e.Type, e.Provider = s.old.Type, s.old.Provider
+	}
+	if err != nil {
+		e.Error = err.Error()
+	}
+	d.opts.emit(e)
+}
+
+// callsProvider reports whether the step calls a provider operation that
+// changes or reads the world, and so is recorded as pending while it runs.
+func (s *step) callsProvider() bool {
+	return s.prov != nil && !s.skipDelete && !s.pendingReplaceOnly()
+}
+
+func (s *step) pendingReplaceOnly() bool {
+	return s.op == OpRemovePendingReplace
+}
+
+// begin journals that the step's provider operation is about to start.
+func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (int64, error) {
+	id := d.journal.newOperationID()
+	if d.opts.DryRun || !s.callsProvider() {
+		return id, nil
+	}
+	return id, d.journal.append(JournalEntry{Kind: EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
+}
+
+// end journals the step's outcome (in memory only, during a preview).
+func (d *deployment) end(e JournalEntry) error { return d.journal.append(e) }
+
+func (d *deployment) baseIdx(s *resource.State) *int {
+	if s == nil {
+		return nil
+	}
+	if i, ok := d.baseIndex[s]; ok {
+		return intp(i)
+	}
+	return nil
+}
+
+// apply carries a step out.
+func (d *deployment) apply(ctx context.Context, s *step) (stepResult, error) {
+	switch s.op {
+	case OpSame:
+		return d.applySame(ctx, s)
+	case OpCreate, OpCreateReplacement:
+		return d.applyCreate(ctx, s)
+	case OpUpdate:
+		return d.applyUpdate(ctx, s)
+	case OpDelete, OpDeleteReplaced, OpRemovePendingReplace:
+		return stepResult{}, d.applyDelete(ctx, s)
+	case OpRead, OpReadReplacement:
+		return d.applyRead(ctx, s)
+	case OpImport, OpImportReplacement:
+		return d.applyImport(ctx, s)
+	case OpReplace:
+		return stepResult{}, nil // logical: its halves do the work
+	}
+	return stepResult{}, fmt.Errorf("unknown step %s", s.op)
+}
+
+func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error) {
+	n := s.new
+	if !s.untargeted {
+		n = s.new.Copy()
+		n.ID, n.Outputs, n.Created, n.Modified = s.old.ID, s.old.Outputs, s.old.Created, s.old.Modified
+		n.InitErrors = nil
+		if resource.IsProviderType(n.Type) {
+			if err := d.reg.same(ctx, n.URN, n.ID, n.Inputs); err != nil {
+				return stepResult{}, err
+			}
+		}
+	} else if resource.IsProviderType(n.Type) {
+		if _, err := d.reg.get(ctx, resource.ProviderRef{URN: n.URN, ID: n.ID}.String()); err != nil {
+			return stepResult{}, err
+		}
+	}
+	s.new = n
+	id := d.journal.newOperationID()
+	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{state: n, opID: id, stables: s.stables}, nil
+}
+
+func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, error) {
+	n := s.new.Copy()
+	id, err := d.begin(s, resource.OpCreating, n)
+	if err != nil {
+		return stepResult{}, err
+	}
+	n.Created, n.Modified = now(), nil
+	var initErr *provider.InitError
+	switch {
+	case resource.IsProviderType(n.Type):
+		pid, err := d.reg.create(ctx, n.URN, n.Inputs)
+		if err != nil {
+			return stepResult{}, d.failed_(id, err)
+		}
+		n.ID, n.Outputs = pid, n.Inputs
+	case n.Custom:
+		d.acquire()
+		resp, err := s.prov.Create(ctx, provider.CreateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, Inputs: n.Inputs,
+			Timeout: seconds(n.CustomTimeouts.Create), Preview: d.opts.DryRun})
+		d.release()
+		if err != nil && !errors.As(err, &initErr) {
+			return stepResult{}, d.failed_(id, err)
+		}
+		if initErr != nil {
+			resp = provider.CreateResponse{ID: initErr.ID, Outputs: initErr.Outputs}
+			if resp.ID == "" {
+				return stepResult{}, d.failed_(id, err)
+			}
+			n.InitErrors = initErr.Reasons
+		}
+		n.ID, n.Outputs = resp.ID, resp.Outputs
+		if d.opts.DryRun {
+			n.ID = resource.UnknownID
+		} else if n.ID == "" {
+			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
+		}
+		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+	default:
+		n.Outputs = resource.Map{}
+	}
+	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n}
+	if s.markOldDelete {
+		e.MarkDeleteOld = d.baseIdx(s.old)
+		d.mu.Lock()
+		d.cbrOlds = append(d.cbrOlds, s.old)
+		d.mu.Unlock()
+	}
+	if s.removeOld {
+		e.RemoveOld = d.baseIdx(s.old)
+	}
+	if err := d.end(e); err != nil {
+		return stepResult{}, err
+	}
+	if initErr != nil {
+		return stepResult{}, fmt.Errorf("created with errors, recorded so the next update retries: %w", initErr)
+	}
+	return stepResult{state: n, opID: id}, nil
+}
+
+// failed_ journals a failed operation and returns err.
+func (d *deployment) failed_(id int64, err error) error {
+	if jerr := d.end(JournalEntry{Kind: EntryFailure, OperationID: id}); jerr != nil {
+		return errors.Join(err, jerr)
+	}
+	return err
+}
+
+func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, error) {
+	n := s.new.Copy()
+	n.ID, n.Created, n.Modified = s.old.ID, s.old.Created, now()
+	id, err := d.begin(s, resource.OpUpdating, s.old)
+	if err != nil {
+		return stepResult{}, err
+	}
+	var initErr *provider.InitError
+	switch {
+	case resource.IsProviderType(n.Type):
+		inst, err := d.reg.checkedInstance(ctx, n.URN, n.Inputs)
+		if err == nil {
+			err = d.reg.configure(ctx, inst, n.URN, n.ID, n.Inputs)
+		}
+		if err != nil {
+			return stepResult{}, d.failed_(id, err)
+		}
+		n.Outputs = n.Inputs
+	case n.Custom:
+		d.acquire()
+		resp, err := s.prov.Update(ctx, provider.UpdateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
+			OldInputs: s.old.Inputs, OldOutputs: s.old.Outputs, News: n.Inputs, Timeout: seconds(n.CustomTimeouts.Update),
+			IgnoreChanges: n.IgnoreChanges, Preview: d.opts.DryRun})
+		d.release()
+		if err != nil && !errors.As(err, &initErr) {
+			return stepResult{}, d.failed_(id, err)
+		}
+		if initErr != nil {
+			resp.Outputs = initErr.Outputs
+			n.InitErrors = initErr.Reasons
+			n.Inputs = s.old.Inputs // what is known to be applied
+		} else {
+			n.InitErrors = nil
+		}
+		n.Outputs = secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+	default:
+		n.Outputs = s.old.Outputs
+	}
+	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+		return stepResult{}, err
+	}
+	if initErr != nil {
+		return stepResult{}, fmt.Errorf("updated with errors, recorded so the next update retries: %w", initErr)
+	}
+	return stepResult{state: n, opID: id, stables: s.stables}, nil
+}
+
+func (d *deployment) applyDelete(ctx context.Context, s *step) error {
+	o := s.old
+	id, err := d.begin(s, resource.OpDeleting, o)
+	if err != nil {
+		return err
+	}
+	if s.callsProvider() && o.Custom && !d.opts.DryRun {
+		d.acquire()
+		err := s.prov.Delete(ctx, provider.DeleteRequest{URN: o.URN, Name: o.URN.Name(), Type: o.Type, ID: o.ID,
+			Inputs: o.Inputs, Outputs: o.Outputs, Timeout: seconds(o.CustomTimeouts.Delete)})
+		d.release()
+		if err != nil {
+			return d.failed_(id, err)
+		}
+	}
+	e := JournalEntry{Kind: EntrySuccess, OperationID: id}
+	if s.pendingReplace {
+		e.PendingReplacementOld = d.baseIdx(o)
+	} else {
+		e.RemoveOld = d.baseIdx(o)
+	}
+	return d.end(e)
+}
+
+func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error) {
+	n := s.new.Copy()
+	id, err := d.begin(s, resource.OpReading, n)
+	if err != nil {
+		return stepResult{}, err
+	}
+	d.acquire()
+	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID, Inputs: n.Inputs,
+		Timeout: seconds(n.CustomTimeouts.Read)})
+	d.release()
+	if err != nil {
+		return stepResult{}, d.failed_(id, err)
+	}
+	if resp.ID == "" {
+		return stepResult{}, d.failed_(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
+	}
+	n.ID, n.Outputs = resp.ID, secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+	if s.old != nil {
+		n.Created = s.old.Created
+	} else {
+		n.Created = now()
+	}
+	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{state: n, opID: id}, nil
+}
+
+// applyImport reads an existing resource by ID and adopts it: Read, then
+// Check the program's inputs against what was read, then Diff; a difference
+// fails the import (the anchor's rule), so that nothing is silently changed.
+func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, error) {
+	n := s.new.Copy()
+	n.ID = n.ImportID
+	id, err := d.begin(s, resource.OpImporting, n)
+	if err != nil {
+		return stepResult{}, err
+	}
+	d.acquire()
+	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ImportID,
+		Timeout: seconds(n.CustomTimeouts.Read)})
+	d.release()
+	if err != nil {
+		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
+	}
+	if resp.ID == "" {
+		return stepResult{}, d.failed_(id, fmt.Errorf("importing: no %s with ID %q exists", n.Type, n.ImportID))
+	}
+	n.ID = resp.ID
+	n.Created = now()
+	n.Outputs = resp.Outputs
+	read := resp.Inputs
+	if read == nil {
+		read = resp.Outputs
+	}
+	checked, err := d.check(ctx, s.prov, n, read, s.inputs, seedFor(n.URN, ""))
+	if err != nil {
+		return stepResult{}, d.failed_(id, fmt.Errorf("importing: %w", err))
+	}
+	n.Inputs = checked
+	d.acquire()
+	diff, err := s.prov.Diff(ctx, provider.DiffRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
+		OldInputs: read, OldOutputs: resp.Outputs, News: checked, IgnoreChanges: n.IgnoreChanges})
+	d.release()
+	if err != nil {
+		return stepResult{}, d.failed_(id, fmt.Errorf("importing: diffing: %w", err))
+	}
+	if diff.Changes == provider.DiffUnknown {
+		_, changed := resource.DiffMaps(read, checked)
+		diff.ChangedKeys = changed
+		if len(changed) > 0 {
+			diff.Changes = provider.DiffSome
+		}
+	}
+	if diff.Changes == provider.DiffSome {
+		keys := diff.ChangedKeys
+		if len(keys) == 0 {
+			keys = topLevelKeys(diff.DetailedDiff)
+		}
+		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
+	}
+	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
+	if err := d.end(e); err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{state: n, opID: id}, nil
+}
+
+// secretOutputs re-marks as secret the outputs whose input of the same name
+// was secret, and those listed as additional secret outputs, in case the
+// provider dropped the marks.
+func secretOutputs(inputs, outputs resource.Map, additional []string) resource.Map {
+	if outputs == nil {
+		return nil
+	}
+	var out resource.Map
+	mark := func(k string) {
+		v, ok := outputs[k]
+		if !ok || v.IsSecret() || v.IsNull() {
+			return
+		}
+		if out == nil {
+			out = outputs.Copy()
+		}
+		out[k] = resource.MakeSecret(v)
+	}
+	for k, v := range inputs {
+		if v.ContainsSecrets() {
+			mark(k)
+		}
+	}
+	for _, k := range additional {
+		mark(k)
+	}
+	if out == nil {
+		return outputs
+	}
+	return out
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

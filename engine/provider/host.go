@@ -1,0 +1,80 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"golang.org/x/mod/semver"
+)
+
+// Host loads provider instances for the engine.
+type Host interface {
+	// Load returns a new, unconfigured instance of the newest provider of
+	// package pkg whose version is compatible with version ("" means any).
+	Load(ctx context.Context, pkg, version string) (Provider, error)
+}
+
+// Factory makes instances of one provider implementation.
+type Factory struct {
+	Pkg     string
+	Version string // semantic version without "v"
+	New     func(ctx context.Context) (Provider, error)
+}
+
+// Factories is a Host over a fixed list of factories.
+type Factories []Factory
+
+// Load picks the newest compatible factory of pkg and makes an instance.
+func (fs Factories) Load(ctx context.Context, pkg, version string) (Provider, error) {
+	best, ok := Select(fs, pkg, version)
+	if !ok {
+		return nil, &NotFoundError{Pkg: pkg, Version: version}
+	}
+	return best.New(ctx)
+}
+
+// Select returns the newest factory of pkg compatible with version, following
+// the seed's lookup: among factories of the package whose version is
+// compatible, the newest wins.
+func Select(fs []Factory, pkg, version string) (Factory, bool) {
+	var best Factory
+	found := false
+	for _, f := range fs {
+		if f.Pkg != pkg || !Compatible(f.Version, version) {
+			continue
+		}
+		if !found || semver.Compare("v"+f.Version, "v"+best.Version) > 0 {
+			best, found = f, true
+		}
+	}
+	return best, found
+}
+
+// Compatible reports whether an implementation at version have can serve a
+// request for version want: any version when want is empty, otherwise the
+// same major version and no older than want.
+func Compatible(have, want string) bool {
+	if want == "" {
+		return true
+	}
+	h, w := "v"+strings.TrimPrefix(have, "v"), "v"+strings.TrimPrefix(want, "v")
+	if !semver.IsValid(h) || !semver.IsValid(w) {
+		return have == want
+	}
+	return semver.Major(h) == semver.Major(w) && semver.Compare(h, w) >= 0
+}
+
+// NotFoundError says no provider could serve a package at a version.
+type NotFoundError struct {
+	Pkg     string
+	Version string
+}
+
+func (e *NotFoundError) Error() string {
+	v := ""
+	if e.Version != "" {
+		v = " compatible with version " + e.Version
+	}
+	return fmt.Sprintf("no provider for package %q%s: install the plugin pulumi-resource-%s or list it under plugins.providers in Pulumi.yaml", e.Pkg, v, e.Pkg)
+}

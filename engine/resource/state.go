@@ -1,0 +1,119 @@
+package resource
+
+import "time"
+
+// ID is a custom resource's provider-assigned identifier.
+type ID string
+
+// CustomTimeouts are per-operation timeouts in seconds (0 means the
+// provider's default).
+type CustomTimeouts struct {
+	Create float64
+	Update float64
+	Delete float64
+	Read   float64
+}
+
+// IsZero reports whether no timeout is set.
+func (t CustomTimeouts) IsZero() bool { return t == CustomTimeouts{} }
+
+// State is the recorded state of one resource in a snapshot.
+type State struct {
+	URN      URN
+	Type     string
+	Custom   bool
+	Delete   bool // a replaced resource awaiting deletion
+	ID       ID
+	Inputs   Map
+	Outputs  Map
+	Parent   URN
+	Protect  bool
+	Taint    bool
+	External bool // read with ReadResource, not managed
+
+	Dependencies         []URN
+	PropertyDependencies map[string][]URN
+	InitErrors           []string
+	Provider             string // provider reference "<urn>::<id>"
+	PendingReplacement   bool   // deleted before its replacement was created
+
+	AdditionalSecretOutputs []string
+	CustomTimeouts          CustomTimeouts
+	ImportID                ID
+	RetainOnDelete          bool
+	DeletedWith             URN
+	ReplaceWith             []URN
+	ReplacementTrigger      Value
+	IgnoreChanges           []string
+	ReplaceOnChanges        []string
+	HideDiff                []string
+	RefreshBeforeUpdate     bool
+	SourcePosition          string
+
+	Created  *time.Time
+	Modified *time.Time
+}
+
+// Copy returns a copy of s that shares no slices or maps with it (values are
+// immutable and are shared).
+func (s *State) Copy() *State {
+	c := *s
+	c.Inputs = s.Inputs.Copy()
+	c.Outputs = s.Outputs.Copy()
+	c.Dependencies = append([]URN(nil), s.Dependencies...)
+	if s.PropertyDependencies != nil {
+		c.PropertyDependencies = make(map[string][]URN, len(s.PropertyDependencies))
+		for k, v := range s.PropertyDependencies {
+			c.PropertyDependencies[k] = append([]URN(nil), v...)
+		}
+	}
+	c.InitErrors = append([]string(nil), s.InitErrors...)
+	c.AdditionalSecretOutputs = append([]string(nil), s.AdditionalSecretOutputs...)
+	c.ReplaceWith = append([]URN(nil), s.ReplaceWith...)
+	c.IgnoreChanges = append([]string(nil), s.IgnoreChanges...)
+	c.ReplaceOnChanges = append([]string(nil), s.ReplaceOnChanges...)
+	c.HideDiff = append([]string(nil), s.HideDiff...)
+	return &c
+}
+
+// References returns every URN s refers to: parent, dependencies, property
+// dependencies, deletedWith, replaceWith and its provider.
+func (s *State) References() []URN {
+	var out []URN
+	if s.Parent != "" {
+		out = append(out, s.Parent)
+	}
+	out = append(out, s.Dependencies...)
+	for _, deps := range s.PropertyDependencies {
+		out = append(out, deps...)
+	}
+	if s.DeletedWith != "" {
+		out = append(out, s.DeletedWith)
+	}
+	out = append(out, s.ReplaceWith...)
+	if s.Provider != "" {
+		if ref, err := ParseProviderRef(s.Provider); err == nil {
+			out = append(out, ref.URN)
+		}
+	}
+	return out
+}
+
+// OperationType names what a pending operation was doing when it was
+// interrupted.
+type OperationType string
+
+// The kinds of pending operations.
+const (
+	OpCreating  OperationType = "creating"
+	OpUpdating  OperationType = "updating"
+	OpDeleting  OperationType = "deleting"
+	OpReading   OperationType = "reading"
+	OpImporting OperationType = "importing"
+)
+
+// Operation is a provider operation that began and has not been seen to end.
+type Operation struct {
+	Resource *State
+	Type     OperationType
+}
