@@ -1,0 +1,27 @@
+// Package deploy is Cairn's deployment engine: the resource monitor, the step
+// generator and the step executor of the seed documents, the provider
+// registry, and the operations built on them (Update, which previews when
+// DryRun is set; Refresh; Destroy; Import).
+//
+// A deployment starts from a base Snapshot. The program (a YAML or HCL
+// evaluation, or a language host) calls the Monitor; every RegisterResource
+// call runs on its own goroutine: it resolves the goal (parent, inherited
+// options, provider, URN, aliases), generates the chain of steps (Check, Diff,
+// then same, create, update or replace), and executes the chain. Provider
+// calls take a slot of a pool bounded by Options.Parallel, so Check and Diff
+// of unrelated resources run concurrently and step generation is never the
+// serial bottleneck the anchor's is. When the program has finished, the
+// resources it no longer declares are deleted in reverse dependency order,
+// antichain by antichain.
+//
+// Every change to the stack is a JournalEntry: a begin entry before a
+// provider is asked to change anything, an end entry after. The current
+// snapshot is the base snapshot with the entries applied (Builder), which is
+// also how a backend replays the journal of a process that died. A Journal
+// passed in Options makes entries durable.
+//
+//	res, err := deploy.Update(ctx, deploy.Options{
+//		Project: "proj", Stack: "dev", Host: providers, Program: prog,
+//		Journal: journal, Events: display.Handle,
+//	}, base)
+package deploy
