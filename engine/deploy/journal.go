@@ -50,6 +50,7 @@ type JournalEntry struct {
 	MarkDeleteOld         *int   // base resource to mark pending deletion
 	PendingReplacementOld *int   // base resource to mark deleted-before-replace
 	TargetNew             *int64 // for outputs entries: the added resource replaced in place
+	ClearPending          *int   // pending operation of the base snapshot this entry resolves
 }
 
 // Journal persists a deployment's entries. Append returns once the entry is
@@ -65,6 +66,7 @@ type Journal interface {
 type Builder struct {
 	base        []*resource.State
 	basePending []resource.Operation
+	pendingGone []bool
 	baseGone    []bool
 	baseState   []*resource.State // replacement copies of base resources
 	added       []*added
@@ -88,6 +90,7 @@ func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
 		b.basePending = base.PendingOperations
 	}
 	b.baseGone = make([]bool, len(b.base))
+	b.pendingGone = make([]bool, len(b.basePending))
 	b.baseState = make([]*resource.State, len(b.base))
 	return b
 }
@@ -105,6 +108,9 @@ func (b *Builder) baseAt(i int) *resource.State {
 
 // Apply applies one entry.
 func (b *Builder) Apply(e JournalEntry) {
+	if i := e.ClearPending; i != nil && *i < len(b.pendingGone) {
+		b.pendingGone[*i] = true
+	}
 	switch e.Kind {
 	case EntryBegin:
 		if e.Operation != nil {
@@ -179,8 +185,8 @@ func (b *Builder) Snapshot() *Snapshot {
 		list = append(list, r)
 	}
 	s := &Snapshot{Resources: stableTopoSort(list)}
-	for _, op := range b.basePending {
-		if b.keepPending == nil || b.keepPending(op) {
+	for i, op := range b.basePending {
+		if !b.pendingGone[i] && (b.keepPending == nil || b.keepPending(op)) {
 			s.PendingOperations = append(s.PendingOperations, op)
 		}
 	}

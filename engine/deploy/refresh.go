@@ -15,16 +15,7 @@ import (
 // run are kept, cleared (ClearPendingCreates) or imported by ID
 // (ImportPendingCreates).
 func Refresh(ctx context.Context, opts Options, base *Snapshot) (*Result, error) {
-	keep := func(op resource.Operation) bool {
-		if op.Type != resource.OpCreating {
-			return false
-		}
-		if _, imported := opts.ImportPendingCreates[op.Resource.URN]; imported {
-			return false
-		}
-		return !opts.ClearPendingCreates
-	}
-	d, err := newDeployment(&opts, base, keep)
+	d, err := newDeployment(&opts, base, KeepPendingCreates)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +23,7 @@ func Refresh(ctx context.Context, opts Options, base *Snapshot) (*Result, error)
 }
 
 func (d *deployment) refresh(ctx context.Context) error {
-	if err := d.importPendingCreates(ctx); err != nil {
+	if err := d.resolvePendingCreates(ctx); err != nil {
 		return err
 	}
 	gone := map[resource.URN]bool{}
@@ -178,12 +169,21 @@ func (d *deployment) current(r, rewritten *resource.State) *resource.State {
 	return n
 }
 
-// importPendingCreates adopts resources whose creation was interrupted, by the
-// IDs the user found for them.
-func (d *deployment) importPendingCreates(ctx context.Context) error {
-	for _, op := range d.base.PendingOperations {
+// resolvePendingCreates adopts resources whose creation was interrupted, by
+// the IDs the user found for them, and clears the others when asked to.
+func (d *deployment) resolvePendingCreates(ctx context.Context) error {
+	for i, op := range d.base.PendingOperations {
+		if op.Type != resource.OpCreating {
+			continue
+		}
 		id, ok := d.opts.ImportPendingCreates[op.Resource.URN]
-		if !ok || op.Type != resource.OpCreating {
+		if !ok {
+			if d.opts.ClearPendingCreates {
+				d.diag(op.Resource.URN, SeverityInfo, "cleared the pending create of %s", op.Resource.URN)
+				if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: d.journal.newOperationID(), ClearPending: intp(i)}); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		r := op.Resource.Copy()
@@ -208,7 +208,7 @@ func (d *deployment) importPendingCreates(ctx context.Context) error {
 		if resp.Inputs != nil {
 			r.Inputs = resp.Inputs
 		}
-		if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: d.journal.newOperationID(), State: r}); err != nil {
+		if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: d.journal.newOperationID(), State: r, ClearPending: intp(i)}); err != nil {
 			return err
 		}
 		d.count(OpImport)

@@ -168,6 +168,12 @@ func ApplyIgnoreChanges(olds, news Map, paths []string) (Map, error) {
 		if err != nil {
 			return nil, fmt.Errorf("ignoreChanges: %w", err)
 		}
+		if err := p.traversable(oldRoot); err != nil {
+			return nil, fmt.Errorf("ignoreChanges: cannot apply %q: %w", s, err)
+		}
+		if err := p.traversable(root); err != nil {
+			return nil, fmt.Errorf("ignoreChanges: cannot apply %q: %w", s, err)
+		}
 		matches := []Path{p}
 		if p.HasWildcard() {
 			matches = append(p.Expand(oldRoot), p.Expand(root)...)

@@ -205,6 +205,41 @@ func (p Path) Get(v Value) (Value, bool) {
 	return v, true
 }
 
+// traversable checks that p does not step into a value that cannot hold
+// properties (a string, number or bool) on its way through v. Missing values
+// are fine.
+func (p Path) traversable(v Value) error {
+	for i, e := range p {
+		if v.IsSecret() {
+			v = v.SecretElement()
+		}
+		if v.IsNull() || v.IsUnknown() || e == Wildcard {
+			return nil
+		}
+		var next Value
+		var ok bool
+		switch e := e.(type) {
+		case int:
+			if !v.IsArray() {
+				return fmt.Errorf("%s is %s, not an array", p[:i], v.Kind())
+			}
+			if e < len(v.ArrayValue()) {
+				next, ok = v.ArrayValue()[e], true
+			}
+		case string:
+			if !v.IsObject() {
+				return fmt.Errorf("%s is %s, not an object", p[:i], v.Kind())
+			}
+			next, ok = v.ObjectValue()[e]
+		}
+		if !ok {
+			return nil
+		}
+		v = next
+	}
+	return nil
+}
+
 // Set returns a copy of root with the value at p replaced by x, creating
 // intermediate objects and arrays as needed. It fails when an intermediate
 // value has the wrong kind.
