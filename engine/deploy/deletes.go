@@ -84,7 +84,9 @@ func (d *deployment) runDeletes(ctx context.Context, victims []*resource.State) 
 	return nil
 }
 
-// deleteSteps makes the step for each victim, checking protection.
+// deleteSteps makes the step for each victim, checking protection. Resources
+// the stack does not own (external reads, retainOnDelete, or deletedWith a
+// resource deleted too) only leave the state.
 func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State) (map[*resource.State]*step, error) {
 	d.mu.Lock()
 	cbr := map[*resource.State]bool{}
@@ -109,7 +111,7 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 			protected = append(protected, string(r.URN))
 		}
 		if r.Custom && !resource.IsProviderType(r.Type) && s.op != OpRemovePendingReplace {
-			if r.RetainOnDelete || (r.DeletedWith != "" && deleting[r.DeletedWith]) {
+			if r.External || r.RetainOnDelete || (r.DeletedWith != "" && deleting[r.DeletedWith]) {
 				s.skipDelete = true
 			} else {
 				p, err := d.providerFor(ctx, r)

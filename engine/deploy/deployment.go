@@ -26,6 +26,9 @@ type deployment struct {
 	// keepUnregistered keeps base resources the program did not register
 	// (import runs a partial program).
 	keepUnregistered bool
+	// adoptImports records imported resources with the inputs their provider
+	// reports instead of checking them against the program's.
+	adoptImports bool
 
 	mu         sync.Mutex
 	records    map[resource.URN]*record

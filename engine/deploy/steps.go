@@ -363,7 +363,11 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 	if read == nil {
 		read = resp.Outputs
 	}
-	checked, err := d.check(ctx, s.prov, n, read, s.inputs, seedFor(n.URN, ""))
+	goal := s.inputs
+	if d.adoptImports {
+		goal = read
+	}
+	checked, err := d.check(ctx, s.prov, n, read, goal, seedFor(n.URN, ""))
 	if err != nil {
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing: %w", err))
 	}
