@@ -1,0 +1,153 @@
+// Package workspace reads and writes the files a user keeps beside a program:
+// the project file Pulumi.yaml and the stack configuration files
+// Pulumi.<stack>.yaml, in the anchor's formats so existing projects work
+// unchanged, plus the per-project record of the selected stack.
+//
+//	proj, err := workspace.LoadProject(dir)
+//	cfg, err := workspace.LoadStackConfig(proj, "dev")
+//	values, err := cfg.Values(crypter) // "<ns>:<key>" → engine values
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Project is a Pulumi.yaml project file.
+type Project struct {
+	Name           string
+	Runtime        string
+	RuntimeOptions map[string]any
+	Description    string
+	Main           string // program folder relative to the project, if any
+	Plugins        Plugins
+	Options        ProjectOptions
+	// Path is the project file; Dir its folder.
+	Path string
+	Dir  string
+}
+
+// Plugins lists plugins the project pins to local paths.
+type Plugins struct {
+	Providers []PluginRef `yaml:"providers,omitempty"`
+	Languages []PluginRef `yaml:"languages,omitempty"`
+}
+
+// PluginRef names a plugin binary by package, path and version.
+type PluginRef struct {
+	Name    string `yaml:"name"`
+	Path    string `yaml:"path,omitempty"`
+	Version string `yaml:"version,omitempty"`
+}
+
+// ProjectOptions are project-wide operation settings.
+type ProjectOptions struct {
+	Refresh string `yaml:"refresh,omitempty"` // "always" refreshes before each update
+}
+
+// projectFile is the YAML shape of the fields Cairn reads; the program of a
+// YAML project shares the file and is read by the YAML front end.
+type projectFile struct {
+	Name        string         `yaml:"name"`
+	Runtime     yaml.Node      `yaml:"runtime"`
+	Description string         `yaml:"description"`
+	Main        string         `yaml:"main"`
+	Plugins     Plugins        `yaml:"plugins"`
+	Options     ProjectOptions `yaml:"options"`
+}
+
+// ProjectFileNames are the names a project file may have.
+var ProjectFileNames = []string{"Pulumi.yaml", "Pulumi.yml"}
+
+// ErrNoProject is returned when no project file is found.
+var ErrNoProject = errors.New("no Pulumi.yaml project file found")
+
+var projectNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// FindProject looks for a project file in dir and its parents.
+func FindProject(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		for _, n := range ProjectFileNames {
+			p := filepath.Join(d, n)
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%w in %s or any parent folder; create one (name: and runtime: yaml) or pass --cwd", ErrNoProject, abs)
+		}
+	}
+}
+
+// LoadProject finds and reads the project file for dir.
+func LoadProject(dir string) (*Project, error) {
+	path, err := FindProject(dir)
+	if err != nil {
+		return nil, err
+	}
+	return ReadProject(path)
+}
+
+// ReadProject reads the project file at path.
+func ReadProject(path string) (*Project, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f projectFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Options: f.Options,
+		Path: path, Dir: filepath.Dir(path)}
+	switch f.Runtime.Kind {
+	case yaml.ScalarNode:
+		p.Runtime = f.Runtime.Value
+	case yaml.MappingNode:
+		var rt struct {
+			Name    string         `yaml:"name"`
+			Options map[string]any `yaml:"options"`
+		}
+		if err := f.Runtime.Decode(&rt); err != nil {
+			return nil, fmt.Errorf("%s:%d: runtime: %w", path, f.Runtime.Line, err)
+		}
+		p.Runtime, p.RuntimeOptions = rt.Name, rt.Options
+	}
+	switch {
+	case p.Name == "":
+		return nil, fmt.Errorf("%s: the project has no name; add `name: <project>`", path)
+	case !projectNameRE.MatchString(p.Name):
+		return nil, fmt.Errorf("%s: project name %q may only contain letters, digits, '_', '.' and '-'", path, p.Name)
+	case p.Runtime == "":
+		return nil, fmt.Errorf("%s: the project has no runtime; add `runtime: yaml` (or hcl)", path)
+	}
+	for i, pl := range p.Plugins.Providers {
+		if pl.Path != "" && !filepath.IsAbs(pl.Path) {
+			p.Plugins.Providers[i].Path = filepath.Join(p.Dir, pl.Path)
+		}
+	}
+	return p, nil
+}
+
+// ProgramDir returns the folder holding the program: the project folder, or
+// its `main:` subfolder.
+func (p *Project) ProgramDir() string {
+	if p.Main == "" {
+		return p.Dir
+	}
+	return filepath.Join(p.Dir, p.Main)
+}
+
+// StackConfigPath returns the path of the stack's configuration file.
+func (p *Project) StackConfigPath(stack string) string {
+	return filepath.Join(p.Dir, "Pulumi."+StackFileName(stack)+".yaml")
+}
