@@ -1,0 +1,75 @@
+package local
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Permissions of what the backend creates: states name cloud resources and
+// may hold sensitive outputs, so they are the user's alone.
+const (
+	dirMode  = 0o700
+	fileMode = 0o600
+)
+
+// writeFileAtomic writes data to path so that a reader, or a crash, sees the
+// old file or the new one and nothing in between: a temporary file beside
+// it, synced, renamed over it, and the directory synced.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	tmp := path + ".tmp-" + randomSuffix()
+	if err := writeSynced(tmp, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+// writeSynced writes data to a file opened with flag and syncs it.
+func writeSynced(path string, data []byte, flag int) error {
+	f, err := os.OpenFile(path, flag, fileMode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir makes the entries of a directory durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// randomSuffix names temporary files uniquely.
+func randomSuffix() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,78 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestGroupWriterWritesEveryLineOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newGroupWriter(f)
+	const goroutines, each = 32, 50
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if err := w.Append([]byte(fmt.Sprintf("%d-%d\n", g, i))); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d appends in %d batches", goroutines*each, w.done)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(string(data))
+	sort.Strings(got)
+	var want []string
+	for g := range goroutines {
+		for i := range each {
+			want = append(want, fmt.Sprintf("%d-%d", g, i))
+		}
+	}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the file holds %d lines, want each of the %d appended once", len(got), len(want))
+	}
+	if err := w.Append([]byte("late\n")); !errors.Is(err, errWriterClosed) {
+		t.Errorf("Append after Close = %v, want errWriterClosed", err)
+	}
+}
+
+func TestGroupWriterFailureIsSticky(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path) // read-only: every write fails
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newGroupWriter(f)
+	for i := range 2 {
+		if err := w.Append([]byte("x\n")); err == nil || !strings.Contains(err.Error(), "writing the journal") {
+			t.Errorf("append %d = %v, want the write error", i, err)
+		}
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after a failed write returned no error")
+	}
+}

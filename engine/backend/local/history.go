@@ -1,0 +1,67 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+)
+
+// historySuffix ends the name of every history record file.
+const historySuffix = ".history.json"
+
+// History implements backend.Backend.
+func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.HistoryRecord, error) {
+	if _, err := b.statStack(ref); err != nil {
+		return nil, err
+	}
+	files, err := b.historyFiles(ref)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]backend.HistoryRecord, 0, len(files))
+	for i := len(files) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			return nil, err
+		}
+		var rec backend.HistoryRecord
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("reading the history record %s: %w", files[i], err)
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// historyFiles lists the stack's history records, oldest first (their names
+// hold the time they were written, in nanoseconds).
+func (b *Backend) historyFiles(ref backend.StackRef) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(b.layout.history(ref), ref.Name+"-*"+historySuffix))
+	sort.Strings(files)
+	return files, err
+}
+
+// record appends a record to the stack's history, numbering it.
+func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord) error {
+	files, err := b.historyFiles(ref)
+	if err != nil {
+		return err
+	}
+	rec.Version = len(files) + 1
+	data, err := json.MarshalIndent(rec, "", "    ")
+	if err != nil {
+		return err
+	}
+	name := ref.Name + "-" + strconv.FormatInt(time.Now().UnixNano(), 10) + historySuffix
+	if err := writeFileAtomic(filepath.Join(b.layout.history(ref), name), data); err != nil {
+		return fmt.Errorf("recording the operation in the history of stack %s: %w", ref, err)
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+)
+
+// lockFile is the name of Cairn's lock in a stack's lock directory. Other
+// *.json files there are the anchor's locks (named by a UUID), which Cairn
+// respects, as the anchor respects Cairn's.
+const lockFile = "cairn.json"
+
+// lockAttempts bounds how often Lock retries after a lock changed hands.
+const lockAttempts = 3
+
+// stackLock is a lock this process holds on a stack.
+type stackLock struct {
+	b       *Backend
+	ref     backend.StackRef
+	path    string
+	content []byte
+	info    backend.LockInfo
+
+	mu       sync.Mutex
+	released bool
+}
+
+// Lock implements backend.Backend. The lock file is created complete or not
+// at all (written aside, then hard-linked into place, which fails if a lock
+// exists), so exactly one of two concurrent callers gets it.
+func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock, error) {
+	if _, err := b.statStack(ref); err != nil {
+		return nil, err
+	}
+	info := backend.LockInfo{Pid: os.Getpid(), Username: b.user, Hostname: b.host, Timestamp: time.Now().UTC()}
+	content, err := json.Marshal(info)
+	if err != nil {
+		return nil, err
+	}
+	dir := b.layout.locks(ref)
+	path := filepath.Join(dir, lockFile)
+	for range lockAttempts {
+		err := linkNew(path, content)
+		if err == nil {
+			if holder, ok := foreignLock(dir); ok {
+				os.Remove(path)
+				return nil, &backend.LockedError{Stack: ref, Holder: holder}
+			}
+			return &stackLock{b: b, ref: ref, path: path, content: content, info: info}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("taking the lock of stack %s: %w", ref, err)
+		}
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released meanwhile
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the lock of stack %s: %w", ref, err)
+		}
+		holder := parseLock(raw)
+		if holder.Hostname != b.host || processExists(holder.Pid) {
+			return nil, &backend.LockedError{Stack: ref, Holder: holder}
+		}
+		if breakLock(path, raw) {
+			b.warn("broke the lock of stack %s held by %s: that process no longer exists (it probably crashed; "+
+				"its operation's journal, if any, is recovered by the next operation)", ref, holder)
+		}
+	}
+	return nil, fmt.Errorf("could not take the lock of stack %s: it kept changing hands; try again", ref)
+}
+
+// Unlock implements backend.Backend: it removes every lock file of the
+// stack, Cairn's and the anchor's.
+func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.LockInfo, error) {
+	if _, err := b.statStack(ref); err != nil {
+		return nil, err
+	}
+	files, err := lockFiles(b.layout.locks(ref))
+	if err != nil || len(files) == 0 {
+		return nil, err
+	}
+	info := readLock(files[0])
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("removing the lock %s: %w", f, err)
+		}
+	}
+	return &info, nil
+}
+
+// Info implements backend.Lock.
+func (l *stackLock) Info() backend.LockInfo { return l.info }
+
+// Release implements backend.Lock.
+func (l *stackLock) Release() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return nil
+	}
+	if err := l.verify(); err != nil {
+		return err
+	}
+	l.released = true
+	if err := os.Remove(l.path); err != nil {
+		return fmt.Errorf("releasing the lock of stack %s: %w", l.ref, err)
+	}
+	return nil
+}
+
+// verify checks that the lock is still this process's: `cairn stack
+// unlock` may have broken it.
+func (l *stackLock) verify() error {
+	if l.released {
+		return fmt.Errorf("the lock of stack %s was released", l.ref)
+	}
+	raw, err := os.ReadFile(l.path)
+	if err == nil && bytes.Equal(raw, l.content) {
+		return nil
+	}
+	return fmt.Errorf("this process no longer holds the lock of stack %s: it was broken (`cairn stack unlock`) while the operation ran; "+
+		"nothing more was written, and the operation's journal is left for the next operation to recover", l.ref)
+}
+
+// linkNew creates path holding content, or fails with fs.ErrExist if it
+// exists: the content is written to a temporary file first and hard-linked
+// into place, so path is never seen half written.
+func linkNew(path string, content []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(path)+"."+randomSuffix()+".tmp")
+	if err := writeSynced(tmp, content, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	err := os.Link(tmp, path)
+	os.Remove(tmp)
+	if err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// breakLock removes a stale lock whose content was raw. It moves the lock
+// aside first and checks what it moved: if another process replaced the
+// stale lock with its own meanwhile, that lock is put back.
+func breakLock(path string, raw []byte) bool {
+	aside := path + ".broken-" + randomSuffix()
+	if err := os.Rename(path, aside); err != nil {
+		return false
+	}
+	moved, err := os.ReadFile(aside)
+	if err == nil && bytes.Equal(moved, raw) {
+		os.Remove(aside)
+		return true
+	}
+	if os.Link(aside, path) == nil {
+		os.Remove(aside)
+	}
+	return false
+}
+
+// lockFiles lists the lock files of a stack's lock directory, Cairn's first.
+func lockFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool { return filepath.Base(files[i]) == lockFile && filepath.Base(files[j]) != lockFile })
+	return files, nil
+}
+
+// foreignLock returns the holder of an anchor's lock in dir, if there is one.
+func foreignLock(dir string) (backend.LockInfo, bool) {
+	files, _ := lockFiles(dir)
+	for _, f := range files {
+		if filepath.Base(f) != lockFile {
+			return readLock(f), true
+		}
+	}
+	return backend.LockInfo{}, false
+}
+
+// currentLock returns the holder of the stack's lock, or nil.
+func currentLock(dir string) *backend.LockInfo {
+	files, _ := lockFiles(dir)
+	if len(files) == 0 {
+		return nil
+	}
+	info := readLock(files[0])
+	return &info
+}
+
+func readLock(path string) backend.LockInfo {
+	raw, _ := os.ReadFile(path)
+	return parseLock(raw)
+}
+
+// parseLock reads a lock file's content; an unreadable one says nothing
+// about its holder, which then counts as alive.
+func parseLock(raw []byte) backend.LockInfo {
+	var info backend.LockInfo
+	json.Unmarshal(raw, &info)
+	return info
+}

@@ -1,0 +1,112 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// operation is an operation running on a stack under its lock.
+type operation struct {
+	lock    *stackLock
+	info    backend.OperationInfo
+	started time.Time
+	base    *deploy.Snapshot
+	journal *journal
+
+	mu       sync.Mutex
+	finished bool
+}
+
+// Begin implements backend.Lock: it recovers the journal of an operation
+// that did not finish, then starts the new operation's journal.
+func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (backend.Operation, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.verify(); err != nil {
+		return nil, err
+	}
+	s, err := l.b.read(l.ref)
+	if err != nil {
+		return nil, err
+	}
+	base, hash, err := l.b.recover(s, info.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Message, Started: started, Base: hash}
+	if sm := info.Secrets; sm != nil {
+		h.SecretsProviders = &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
+	}
+	w, err := createJournal(l.b.layout.journal(l.ref), h)
+	if err != nil {
+		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
+	}
+	return &operation{lock: l, info: info, started: started, base: base,
+		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w}}, nil
+}
+
+// Base implements backend.Operation.
+func (o *operation) Base() *deploy.Snapshot { return o.base }
+
+// Journal implements backend.Operation.
+func (o *operation) Journal() deploy.Journal { return o.journal }
+
+// Finish implements backend.Operation.
+func (o *operation) Finish(ctx context.Context, snap *deploy.Snapshot, sum backend.Summary) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.finished {
+		return fmt.Errorf("the %s of stack %s has already finished", o.info.Kind, o.lock.ref)
+	}
+	o.finished = true
+	// A journal that failed to write has already failed the engine's
+	// appends; the engine's snapshot is still the truth to write.
+	journalErr := o.journal.w.Close()
+	o.lock.mu.Lock()
+	defer o.lock.mu.Unlock()
+	if err := o.lock.verify(); err != nil {
+		return err
+	}
+	b, ref := o.lock.b, o.lock.ref
+	if snap == nil {
+		j, err := readJournal(b.layout.journal(ref))
+		if err == nil && j == nil {
+			err = fmt.Errorf("the journal of the %s of stack %s is gone, so its state cannot be rebuilt", o.info.Kind, ref)
+		}
+		if err != nil {
+			return err
+		}
+		if snap, err = j.replay(o.base, o.info.Secrets); err != nil {
+			return err
+		}
+	}
+	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: o.info.Message, StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
+		Result: backend.ResultSucceeded, ResourceChanges: map[string]int{}}
+	if sum.Err != nil {
+		rec.Result, rec.Error = backend.ResultFailed, sum.Err.Error()
+	}
+	for op, n := range sum.Changes {
+		if n > 0 {
+			rec.ResourceChanges[string(op)] = n
+		}
+	}
+	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
+		return err
+	}
+	var errs []error
+	if journalErr != nil {
+		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))
+	}
+	if err := snap.VerifyIntegrity(); err != nil {
+		errs = append(errs, fmt.Errorf("the state of stack %s was written but is invalid: %w; the previous state is in %s", ref, err, b.layout.backups(ref)))
+	}
+	return errors.Join(errs...)
+}

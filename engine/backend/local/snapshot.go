@@ -1,0 +1,31 @@
+package local
+
+import (
+	"context"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/secrets"
+)
+
+// Snapshot implements backend.Backend.
+func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (*deploy.Snapshot, error) {
+	s, err := b.read(ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.snapshot(sm)
+}
+
+// Outputs implements backend.Backend.
+func (b *Backend) Outputs(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (resource.Map, error) {
+	snap, err := b.Snapshot(ctx, ref, sm)
+	if err != nil {
+		return nil, err
+	}
+	if root := snap.Root(); root != nil {
+		return root.Outputs.Copy(), nil
+	}
+	return nil, nil
+}

@@ -1,0 +1,122 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// CreateStack implements backend.Backend. The new stack's state file is a
+// checkpoint without a deployment, as the anchor writes one.
+func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	data, err := b.encoder(nil, false).Checkpoint(qualifiedName(ref), nil)
+	if err != nil {
+		return err
+	}
+	err = linkNew(b.layout.stack(ref), data)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
+	}
+	return err
+}
+
+// ListStacks implements backend.Backend.
+func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.StackSummary, error) {
+	projects := []string{project}
+	if project == "" {
+		entries, err := os.ReadDir(b.layout.stacksDir())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		projects = projects[:0]
+		for _, e := range entries {
+			if e.IsDir() {
+				projects = append(projects, e.Name())
+			}
+		}
+	}
+	var out []backend.StackSummary
+	for _, p := range projects {
+		files, err := filepath.Glob(filepath.Join(b.layout.stacksDir(), p, "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			ref := backend.StackRef{Project: p, Name: strings.TrimSuffix(filepath.Base(f), ".json")}
+			sum, err := b.summarize(ref, f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sum)
+		}
+	}
+	return out, nil
+}
+
+// summarize describes a stack from its state file, as last written.
+func (b *Backend) summarize(ref backend.StackRef, path string) (backend.StackSummary, error) {
+	sum := backend.StackSummary{Ref: ref, Lock: currentLock(b.layout.locks(ref))}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return sum, err
+	}
+	chk, err := state.ParseCheckpoint(data)
+	if err != nil {
+		return sum, fmt.Errorf("reading the state of stack %s (%s): %w", ref, path, err)
+	}
+	if chk.Latest != nil {
+		sum.LastUpdate, sum.Resources = chk.Latest.Manifest.Time, len(chk.Latest.Resources)
+	}
+	return sum, nil
+}
+
+// RemoveStack implements backend.Backend. The last state is kept in the
+// stack's backups directory.
+func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
+	lock, err := b.Lock(ctx, ref)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	s, err := b.read(ref)
+	if err != nil && !force {
+		return err
+	}
+	if !force {
+		if s.journal != nil {
+			return &backend.StackNotEmptyError{Stack: ref, Unfinished: true}
+		}
+		chk, err := state.ParseCheckpoint(s.data)
+		if err != nil {
+			return err
+		}
+		if d := chk.Latest; d != nil && len(d.Resources)+len(d.PendingOperations) > 0 {
+			return &backend.StackNotEmptyError{Stack: ref, Resources: len(d.Resources), PendingOperations: len(d.PendingOperations)}
+		}
+	}
+	if err := b.backup(ref); err != nil {
+		return err
+	}
+	for _, remove := range []func() error{
+		func() error { return os.Remove(b.layout.stack(ref)) },
+		func() error { return removeJournal(b.layout.journal(ref)) },
+		func() error { return os.RemoveAll(b.layout.history(ref)) },
+	} {
+		if err := remove(); err != nil {
+			return fmt.Errorf("removing stack %s: %w", ref, err)
+		}
+	}
+	return nil
+}

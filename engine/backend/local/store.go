@@ -1,0 +1,170 @@
+package local
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// stored is a stack's state as it is on disk: the state file and the
+// journal of an operation that did not finish, if there is one.
+type stored struct {
+	ref     backend.StackRef
+	path    string
+	backups string // where earlier states are kept
+	data    []byte
+	hash    string // hex SHA-256 of data
+	// journal was left by an operation that did not finish; it applies to
+	// data.
+	journal *journalFile
+	// doneJournal is the path of a journal whose state was written but
+	// which a crash left behind; it is removed by the next operation.
+	doneJournal string
+}
+
+// statStack checks that the stack exists and returns its state file.
+func (b *Backend) statStack(ref backend.StackRef) (string, error) {
+	if err := ref.Validate(); err != nil {
+		return "", err
+	}
+	path := b.layout.stack(ref)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
+	} else if err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// read reads a stack's state file and its journal.
+func (b *Backend) read(ref backend.StackRef) (*stored, error) {
+	path, err := b.statStack(ref)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
+	}
+	s := &stored{ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(data)}
+	j, err := readJournal(b.layout.journal(ref))
+	switch {
+	case err != nil:
+		return nil, err
+	case j == nil:
+	case j.header.Base == s.hash:
+		s.journal = j
+	case j.compacted == s.hash:
+		s.doneJournal = j.path
+	default:
+		return nil, fmt.Errorf("the journal %s of a %s that did not finish (started %s) does not apply to the state %s, "+
+			"which was changed since; check the resources the journal names, then move it away to use the stack",
+			j.path, j.header.Kind, j.header.Started.Format(time.RFC3339), path)
+	}
+	return s, nil
+}
+
+// snapshot decodes the stored state, with its journal, if any, replayed
+// over it.
+func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
+	chk, err := state.ParseCheckpoint(s.data)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state of stack %s (%s): %w", s.ref, s.path, err)
+	}
+	snap := &deploy.Snapshot{}
+	if chk.Latest != nil {
+		if snap, err = state.NewDecoder(sm).Deployment(chk.Latest); err != nil {
+			return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
+				s.ref, s.path, err, s.backups)
+		}
+	}
+	if s.journal == nil {
+		return snap, nil
+	}
+	return s.journal.replay(snap, sm)
+}
+
+// recover compacts the journal of an operation that did not finish into the
+// stack's state, with a warning and a history record, and returns the
+// stack's current state and the hash of its file.
+func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, string, error) {
+	current, err := s.snapshot(sm)
+	if err != nil {
+		return nil, "", err
+	}
+	if s.doneJournal != "" {
+		return current, s.hash, removeJournal(s.doneJournal)
+	}
+	if s.journal == nil {
+		return current, s.hash, nil
+	}
+	h := s.journal.header
+	var pending []string
+	for _, op := range current.PendingOperations {
+		pending = append(pending, fmt.Sprintf("\n  * %s, interrupted while %s", op.Resource.URN, op.Type))
+	}
+	b.warn("the previous %s of stack %s (started %s) did not finish; its journal was recovered: "+
+		"its completed steps are kept, and the stack has %d pending operations:%s",
+		h.Kind, s.ref, h.Started.Format(time.RFC3339), len(pending), strings.Join(pending, ""))
+	rec := backend.HistoryRecord{Kind: h.Kind, Message: h.Message, StartTime: h.Started.Unix(), EndTime: time.Now().Unix(),
+		Result: backend.ResultInterrupted, Error: "the process stopped before the operation finished"}
+	hash, err := b.commit(s.ref, current, sm, rec)
+	return current, hash, err
+}
+
+// commit makes snap the stack's state: the journal, if any, is marked
+// compacted, the previous state file is kept as a backup, the new one
+// replaces it atomically, the journal is removed and the operation is
+// recorded in the history. It returns the hash of the new state file.
+func (b *Backend) commit(ref backend.StackRef, snap *deploy.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
+	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
+	if err != nil {
+		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
+	}
+	hash := hashOf(data)
+	journal := b.layout.journal(ref)
+	if err := markCompacted(journal, hash); err != nil {
+		return "", err
+	}
+	if err := b.backup(ref); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(b.layout.stack(ref), data); err != nil {
+		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
+	}
+	if err := removeJournal(journal); err != nil {
+		return "", err
+	}
+	return hash, b.record(ref, rec)
+}
+
+// backup keeps the stack's current state file in its backups directory,
+// by a hard link: no bytes are copied.
+func (b *Backend) backup(ref backend.StackRef) error {
+	dir := b.layout.backups(ref)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	name := ref.Name + "." + strconv.FormatInt(time.Now().UnixNano(), 10) + ".json"
+	if err := os.Link(b.layout.stack(ref), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("backing up the state of stack %s: %w", ref, err)
+	}
+	return nil
+}
+
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,30 @@
+package backend
+
+import (
+	"fmt"
+	"time"
+)
+
+// LockInfo says who holds a stack's lock. Its JSON form is the anchor's
+// DIY lock file.
+type LockInfo struct {
+	Pid       int       `json:"pid"`
+	Username  string    `json:"username"`
+	Hostname  string    `json:"hostname"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+func (l LockInfo) String() string {
+	return fmt.Sprintf("pid %d on host %s (user %s) since %s", l.Pid, l.Hostname, l.Username, l.Timestamp.Format(time.RFC3339))
+}
+
+// LockedError is returned when another process holds a stack's lock.
+type LockedError struct {
+	Stack  StackRef
+	Holder LockInfo
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("stack %s is locked by %s: another operation is running on it; "+
+		"wait for it to finish, or if that process is gone, run `cairn stack unlock`", e.Stack, e.Holder)
+}

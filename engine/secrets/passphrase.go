@@ -1,0 +1,172 @@
+package secrets
+
+import (
+	"crypto/pbkdf2"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// PassphraseType is the secrets_providers.type of the passphrase manager.
+const PassphraseType = "passphrase"
+
+// The anchor's key derivation and passphrase check.
+const (
+	kdfIterations = 1_000_000
+	saltBytes     = 8
+	keyBytes      = 32
+	// checkPlaintext is what a salt string's ciphertext decrypts to when the
+	// passphrase is right.
+	checkPlaintext = "pulumi"
+)
+
+// ErrIncorrectPassphrase is returned when a passphrase does not decrypt a
+// stack's encryption salt.
+var ErrIncorrectPassphrase = errors.New("incorrect passphrase: it does not decrypt the stack's encryptionsalt; " +
+	"set CAIRN_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE) to the passphrase the stack was created with")
+
+// PassphraseManager is the passphrase secrets manager. Its salt string
+// "v1:<base64 salt>:<ciphertext of "pulumi">" is both encryptionsalt in
+// Pulumi.<stack>.yaml and secrets_providers.state.salt in the state.
+type PassphraseManager struct {
+	*crypter
+	passphrase string
+	salt       string
+	state      json.RawMessage
+
+	mu     sync.Mutex
+	others map[string]*crypter // crypters of other salts, by salt string
+}
+
+// passphraseState is secrets_providers.state of the passphrase manager.
+type passphraseState struct {
+	Salt string `json:"salt"`
+}
+
+// NewPassphraseManager returns the manager of a stack whose encryptionsalt
+// is salt. It runs the key derivation once, and fails with
+// ErrIncorrectPassphrase if passphrase is not the stack's.
+func NewPassphraseManager(passphrase, salt string) (*PassphraseManager, error) {
+	c, err := passphraseCrypter(passphrase, salt)
+	if err != nil {
+		return nil, err
+	}
+	return newPassphraseManager(c, passphrase, salt)
+}
+
+// GeneratePassphraseManager returns the manager of a new stack, with a fresh
+// random salt; store Salt() as the stack's encryptionsalt.
+func GeneratePassphraseManager(passphrase string) (*PassphraseManager, error) {
+	raw := make([]byte, saltBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("reading a random salt: %w", err)
+	}
+	c, err := deriveCrypter(passphrase, raw)
+	if err != nil {
+		return nil, err
+	}
+	check, err := c.Encrypt(checkPlaintext)
+	if err != nil {
+		return nil, err
+	}
+	salt := ciphertextVersion + ":" + base64.StdEncoding.EncodeToString(raw) + ":" + check
+	return newPassphraseManager(c, passphrase, salt)
+}
+
+func newPassphraseManager(c *crypter, passphrase, salt string) (*PassphraseManager, error) {
+	state, err := json.Marshal(passphraseState{Salt: salt})
+	if err != nil {
+		return nil, err
+	}
+	return &PassphraseManager{crypter: c, passphrase: passphrase, salt: salt, state: state, others: map[string]*crypter{}}, nil
+}
+
+// Type returns PassphraseType.
+func (m *PassphraseManager) Type() string { return PassphraseType }
+
+// State returns {"salt": <salt string>}.
+func (m *PassphraseManager) State() json.RawMessage { return m.state }
+
+// Salt returns the salt string, the stack's encryptionsalt.
+func (m *PassphraseManager) Salt() string { return m.salt }
+
+// DecrypterFor returns a decrypter for a state encrypted by a passphrase
+// manager: this one, or one with another salt and the same passphrase (a
+// state imported from elsewhere), whose key is derived once and kept.
+func (m *PassphraseManager) DecrypterFor(typ string, state json.RawMessage) (Decrypter, error) {
+	if typ != PassphraseType {
+		return nil, &UnsupportedProviderError{Type: typ}
+	}
+	var s passphraseState
+	if err := json.Unmarshal(state, &s); err != nil {
+		return nil, fmt.Errorf("malformed passphrase secrets provider state %s: %w", state, err)
+	}
+	if s.Salt == m.salt {
+		return m, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.others[s.Salt]; c != nil {
+		return c, nil
+	}
+	c, err := passphraseCrypter(m.passphrase, s.Salt)
+	if errors.Is(err, ErrIncorrectPassphrase) {
+		return nil, fmt.Errorf("these secrets were encrypted with another encryption salt, %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.others[s.Salt] = c
+	return c, nil
+}
+
+// UnsupportedProviderError says a state's secrets were encrypted by a
+// secrets provider Cairn cannot use.
+type UnsupportedProviderError struct {
+	Type string
+}
+
+func (e *UnsupportedProviderError) Error() string {
+	if e.Type == "" {
+		return "the state holds encrypted secrets but names no secrets provider; it cannot be decrypted"
+	}
+	return fmt.Sprintf("the state's secrets were encrypted by the %q secrets provider, which Cairn does not support; "+
+		"switch the stack to the passphrase provider first (`pulumi stack change-secrets-provider passphrase`)", e.Type)
+}
+
+// passphraseCrypter parses a salt string, derives the key and checks the
+// passphrase against the salt string's ciphertext.
+func passphraseCrypter(passphrase, salt string) (*crypter, error) {
+	version, rest, ok := strings.Cut(salt, ":")
+	encoded, check, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || version != ciphertextVersion {
+		return nil, fmt.Errorf("malformed encryptionsalt %q: want v1:<base64 salt>:<ciphertext>", salt)
+	}
+	raw, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return nil, fmt.Errorf("malformed encryptionsalt %q: the salt is not base64: %w", salt, err)
+	}
+	c, err := deriveCrypter(passphrase, raw)
+	if err != nil {
+		return nil, err
+	}
+	if got, err := c.Decrypt(check); err != nil || got != checkPlaintext {
+		return nil, ErrIncorrectPassphrase
+	}
+	return c, nil
+}
+
+// deriveCrypter derives the AES-256 key from the passphrase and salt with
+// PBKDF2-HMAC-SHA256.
+func deriveCrypter(passphrase string, salt []byte) (*crypter, error) {
+	key, err := pbkdf2.Key(sha256.New, passphrase, salt, kdfIterations, keyBytes)
+	if err != nil {
+		return nil, fmt.Errorf("deriving the key from the passphrase: %w", err)
+	}
+	return newCrypter(key)
+}

@@ -1,0 +1,185 @@
+package secrets
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/secrets/anchortest"
+)
+
+const passphrase = "correct horse battery staple"
+
+// anchorStack is a stack config as the anchor would write it, built with
+// the anchor's documented algorithm: its encryptionsalt and one `secure:`
+// value.
+type anchorStack struct {
+	key    *anchortest.Key
+	salt   string
+	secure string
+	// manager is NewPassphraseManager(passphrase, salt).
+	manager *PassphraseManager
+	err     error
+}
+
+var (
+	anchorOnce  sync.Once
+	anchorValue anchorStack
+)
+
+// pulumiStack returns the fixture, derived once for all tests (the key
+// derivation is deliberately slow).
+func pulumiStack() anchorStack {
+	anchorOnce.Do(func() {
+		k := anchortest.NewKey(passphrase, []byte("saltsalt"))
+		anchorValue = anchorStack{
+			key:    k,
+			salt:   k.EncryptionSalt([]byte("nonce-check!")),
+			secure: k.Seal([]byte("nonce-value!"), "hunter2"),
+		}
+		anchorValue.manager, anchorValue.err = NewPassphraseManager(passphrase, anchorValue.salt)
+	})
+	return anchorValue
+}
+
+func TestPassphraseReadsAnchorConfig(t *testing.T) {
+	fx := pulumiStack()
+	// Pulumi.dev.yaml:
+	//   encryptionsalt: <fx.salt>
+	//   config:
+	//     proj:password:
+	//       secure: <fx.secure>
+	m, err := fx.manager, fx.err
+	if err != nil {
+		t.Fatalf("NewPassphraseManager: %v", err)
+	}
+	got, err := m.Decrypt(fx.secure)
+	if err != nil || got != "hunter2" {
+		t.Fatalf("Decrypt(anchor value) = %q, %v; want \"hunter2\"", got, err)
+	}
+
+	// The reverse: what Cairn writes, the anchor's algorithm reads.
+	ciphertext, err := m.Encrypt("new secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fx.key.Open(ciphertext); err != nil || got != "new secret" {
+		t.Fatalf("anchor Open(Cairn value) = %q, %v; want \"new secret\"", got, err)
+	}
+
+	if got, want := m.Salt(), fx.salt; got != want {
+		t.Errorf("Salt() = %q, want %q", got, want)
+	}
+	var st struct{ Salt string }
+	if err := json.Unmarshal(m.State(), &st); err != nil || st.Salt != fx.salt {
+		t.Errorf("State() = %s, want {\"salt\": %q}", m.State(), fx.salt)
+	}
+	if m.Type() != "passphrase" {
+		t.Errorf("Type() = %q, want passphrase", m.Type())
+	}
+}
+
+func TestPassphraseWrong(t *testing.T) {
+	fx := pulumiStack()
+	_, err := NewPassphraseManager("not the passphrase", fx.salt)
+	if !errors.Is(err, ErrIncorrectPassphrase) {
+		t.Fatalf("NewPassphraseManager(wrong) = %v, want ErrIncorrectPassphrase", err)
+	}
+	if !strings.Contains(err.Error(), "CAIRN_CONFIG_PASSPHRASE") {
+		t.Errorf("the error does not say what to do: %v", err)
+	}
+}
+
+func TestPassphraseMalformedSalt(t *testing.T) {
+	tests := []struct {
+		salt string
+		want string
+	}{
+		{"", "malformed encryptionsalt"},
+		{"v2:c2FsdHNhbHQ=:v1:x:y", "malformed encryptionsalt"},
+		{"v1:not base64!:v1:x:y", "not base64"},
+	}
+	for _, tt := range tests {
+		_, err := NewPassphraseManager(passphrase, tt.salt)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("NewPassphraseManager(%q) = %v, want an error containing %q", tt.salt, err, tt.want)
+		}
+	}
+}
+
+func TestGeneratePassphraseManager(t *testing.T) {
+	m, err := GeneratePassphraseManager(passphrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^v1:[A-Za-z0-9+/]{11}=:v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/=]+$`).MatchString(m.Salt()) {
+		t.Errorf("Salt() = %q, want v1:<8 bytes base64>:v1:<nonce>:<ciphertext>", m.Salt())
+	}
+	a, _ := m.Encrypt("same")
+	b, _ := m.Encrypt("same")
+	if a == b {
+		t.Errorf("two encryptions of one plaintext gave the same ciphertext %q", a)
+	}
+
+	// A state encrypted under another salt with the same passphrase (an
+	// imported one) decrypts; the fixture's salt is another salt.
+	fx := pulumiStack()
+	state, _ := json.Marshal(map[string]string{"salt": fx.salt})
+	dec, err := m.DecrypterFor("passphrase", state)
+	if err != nil {
+		t.Fatalf("DecrypterFor(other salt): %v", err)
+	}
+	if got, err := dec.Decrypt(fx.secure); err != nil || got != "hunter2" {
+		t.Errorf("Decrypt through DecrypterFor = %q, %v", got, err)
+	}
+	if self, err := m.DecrypterFor("passphrase", m.State()); err != nil || self != Decrypter(m) {
+		t.Errorf("DecrypterFor(own state) = %v, %v; want the manager itself", self, err)
+	}
+	var unsupported *UnsupportedProviderError
+	if _, err := m.DecrypterFor("awskms", nil); !errors.As(err, &unsupported) {
+		t.Errorf("DecrypterFor(awskms) = %v, want UnsupportedProviderError", err)
+	}
+}
+
+func TestDecryptErrors(t *testing.T) {
+	fx := pulumiStack()
+	m, err := fx.manager, fx.err
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's value with its last ciphertext byte changed.
+	tampered := fx.secure[:len(fx.secure)-3] + "AA="
+	tests := []struct {
+		ciphertext string
+		want       string
+	}{
+		{"hunter2", "malformed ciphertext"},
+		{"v2:AAAAAAAAAAAAAAAA:AAAA", "malformed ciphertext"},
+		{"v1:AAAA:AAAA", "bad nonce"},
+		{"v1:AAAAAAAAAAAAAAAA:!!", "bad base64"},
+		{tampered, "another key"},
+	}
+	for _, tt := range tests {
+		_, err := m.Decrypt(tt.ciphertext)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Decrypt(%q) = %v, want an error containing %q", tt.ciphertext, err, tt.want)
+		}
+	}
+}
+
+func TestDecryptCaches(t *testing.T) {
+	fx := pulumiStack()
+	m, err := fx.manager, fx.err
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Decrypt(fx.secure); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := m.cache.Load(fx.secure); !ok || p != "hunter2" {
+		t.Errorf("after Decrypt the cache holds %v, %v; want hunter2", p, ok)
+	}
+}

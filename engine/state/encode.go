@@ -1,0 +1,242 @@
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/secrets"
+)
+
+// EncodeOptions say how engine state is written.
+type EncodeOptions struct {
+	// Secrets encrypts secret values and is recorded as the deployment's
+	// secrets provider. It may be nil for a stack without secrets.
+	Secrets secrets.Manager
+	// ShowSecrets writes secrets as plaintext ({sig, plaintext}), for
+	// `stack export --show-secrets`; nothing written so may be stored.
+	ShowSecrets bool
+	// Time is the manifest's time; zero means now.
+	Time time.Time
+	// EngineVersion is the manifest's version; empty means Cairn's own.
+	EngineVersion string
+}
+
+// Encoder writes engine state in the checkpoint format. It may be used from
+// many goroutines.
+type Encoder struct {
+	opts EncodeOptions
+}
+
+// NewEncoder returns an encoder with the options.
+func NewEncoder(opts EncodeOptions) *Encoder { return &Encoder{opts: opts} }
+
+// Deployment encodes a snapshot and returns it with the deployment version
+// and the features it needs (DeploymentVersionFeatures and a list, or
+// DeploymentVersion and none).
+func (e *Encoder) Deployment(snap *deploy.Snapshot) (*DeploymentV3, int, []string, error) {
+	if snap == nil {
+		snap = &deploy.Snapshot{}
+	}
+	t := e.opts.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	version := e.opts.EngineVersion
+	if version == "" {
+		version = EngineVersion()
+	}
+	d := &DeploymentV3{Manifest: ManifestV1{Time: t, Magic: Magic(version), Version: version}}
+	if sm := e.opts.Secrets; sm != nil {
+		d.SecretsProviders = &SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
+	}
+	values := e.values()
+	features := featureSet{}
+	for _, r := range snap.Resources {
+		sr, err := encodeResource(r, values)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		features.addResource(&sr)
+		d.Resources = append(d.Resources, sr)
+	}
+	for _, op := range snap.PendingOperations {
+		sop, err := encodeOperation(op, values)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		features.addResource(&sop.Resource)
+		d.PendingOperations = append(d.PendingOperations, sop)
+	}
+	if values.byteStrings {
+		features[featureByteString] = true
+	}
+	v, fs := features.version()
+	return d, v, fs, nil
+}
+
+// UntypedDeployment encodes a snapshot in the export form.
+func (e *Encoder) UntypedDeployment(snap *deploy.Snapshot) (*UntypedDeployment, error) {
+	d, version, features, err := e.Deployment(snap)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the deployment: %w", err)
+	}
+	return &UntypedDeployment{Version: version, Features: features, Deployment: raw}, nil
+}
+
+// Checkpoint encodes a snapshot in the stored form, as JSON indented like
+// the anchor's DIY files. A nil snapshot gives a checkpoint with no
+// deployment, a stack that has never been operated on.
+func (e *Encoder) Checkpoint(stack string, snap *deploy.Snapshot) ([]byte, error) {
+	chk := CheckpointV3{Stack: stack}
+	version, features := DeploymentVersion, []string(nil)
+	if snap != nil {
+		var err error
+		if chk.Latest, version, features, err = e.Deployment(snap); err != nil {
+			return nil, err
+		}
+	}
+	inner, err := json.Marshal(chk)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the checkpoint: %w", err)
+	}
+	return json.MarshalIndent(VersionedCheckpoint{Version: version, Features: features, Checkpoint: inner}, "", "    ")
+}
+
+// Resource encodes one resource state.
+func (e *Encoder) Resource(r *resource.State) (*ResourceV3, error) {
+	sr, err := encodeResource(r, e.values())
+	return &sr, err
+}
+
+// Operation encodes one pending operation.
+func (e *Encoder) Operation(op resource.Operation) (*OperationV2, error) {
+	sop, err := encodeOperation(op, e.values())
+	return &sop, err
+}
+
+func (e *Encoder) values() *valueEncoder {
+	v := &valueEncoder{showSecrets: e.opts.ShowSecrets}
+	if e.opts.Secrets != nil {
+		v.encrypt = e.opts.Secrets.Encrypt
+	}
+	return v
+}
+
+// Magic returns the manifest magic of an engine version: the hex SHA-256 of
+// the version string.
+func Magic(version string) string {
+	sum := sha256.Sum256([]byte(version))
+	return hex.EncodeToString(sum[:])
+}
+
+// EngineVersion is the version Cairn writes in manifests: "cairn-" and the
+// module version it was built as, or "cairn-dev".
+func EngineVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return "cairn-" + info.Main.Version
+	}
+	return "cairn-dev"
+}
+
+func encodeOperation(op resource.Operation, values *valueEncoder) (OperationV2, error) {
+	sr, err := encodeResource(op.Resource, values)
+	if err != nil {
+		return OperationV2{}, fmt.Errorf("pending %s operation: %w", op.Type, err)
+	}
+	return OperationV2{Resource: sr, Type: string(op.Type)}, nil
+}
+
+func encodeResource(r *resource.State, values *valueEncoder) (ResourceV3, error) {
+	inputs, err := values.encodeMap(r.Inputs)
+	if err != nil {
+		return ResourceV3{}, fmt.Errorf("%s: inputs: %w", r.URN, err)
+	}
+	outputs, err := values.encodeMap(r.Outputs)
+	if err != nil {
+		return ResourceV3{}, fmt.Errorf("%s: outputs: %w", r.URN, err)
+	}
+	trigger, err := values.encodeValue(r.ReplacementTrigger)
+	if err != nil {
+		return ResourceV3{}, fmt.Errorf("%s: replacementTrigger: %w", r.URN, err)
+	}
+	hideDiff, err := encodePaths(r.HideDiff)
+	if err != nil {
+		return ResourceV3{}, fmt.Errorf("%s: hideDiff: %w", r.URN, err)
+	}
+	sr := ResourceV3{
+		URN:                     string(r.URN),
+		Custom:                  r.Custom,
+		Delete:                  r.Delete,
+		ID:                      string(r.ID),
+		Type:                    r.Type,
+		Inputs:                  inputs,
+		Outputs:                 outputs,
+		Parent:                  string(r.Parent),
+		Protect:                 r.Protect,
+		Taint:                   r.Taint,
+		External:                r.External,
+		Dependencies:            urnStrings(r.Dependencies),
+		InitErrors:              r.InitErrors,
+		Provider:                r.Provider,
+		PendingReplacement:      r.PendingReplacement,
+		AdditionalSecretOutputs: r.AdditionalSecretOutputs,
+		ImportID:                string(r.ImportID),
+		RetainOnDelete:          r.RetainOnDelete,
+		DeletedWith:             string(r.DeletedWith),
+		ReplaceWith:             urnStrings(r.ReplaceWith),
+		Created:                 r.Created,
+		Modified:                r.Modified,
+		SourcePosition:          r.SourcePosition,
+		IgnoreChanges:           r.IgnoreChanges,
+		HideDiff:                hideDiff,
+		ReplaceOnChanges:        r.ReplaceOnChanges,
+		ReplacementTrigger:      trigger,
+		RefreshBeforeUpdate:     r.RefreshBeforeUpdate,
+	}
+	if len(r.PropertyDependencies) > 0 {
+		sr.PropertyDependencies = make(map[string][]string, len(r.PropertyDependencies))
+		for k, deps := range r.PropertyDependencies {
+			sr.PropertyDependencies[k] = urnStrings(deps)
+		}
+	}
+	if !r.CustomTimeouts.IsZero() {
+		t := r.CustomTimeouts
+		sr.CustomTimeouts = &CustomTimeoutsV1{Create: t.Create, Update: t.Update, Delete: t.Delete, Read: t.Read}
+	}
+	return sr, nil
+}
+
+// encodePaths writes property paths element by element, as the anchor
+// stores them.
+func encodePaths(paths []string) ([][]any, error) {
+	var out [][]any
+	for _, s := range paths {
+		p, err := resource.ParsePath(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, []any(p))
+	}
+	return out, nil
+}
+
+func urnStrings(urns []resource.URN) []string {
+	if urns == nil {
+		return nil
+	}
+	out := make([]string, len(urns))
+	for i, u := range urns {
+		out[i] = string(u)
+	}
+	return out
+}

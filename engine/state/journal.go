@@ -1,0 +1,112 @@
+package state
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+)
+
+// JournalEntryV1 is the stored form of a deploy.JournalEntry: one record of
+// a step beginning or ending. Base resources are named by their index in the
+// snapshot the operation started from, resources the operation added by the
+// operation ID of the entry that added them.
+type JournalEntryV1 struct {
+	Kind                  string       `json:"kind"`
+	Sequence              int64        `json:"sequenceID"`
+	OperationID           int64        `json:"operationID"`
+	RemoveOld             *int         `json:"removeOld,omitempty"`
+	RemoveNew             *int64       `json:"removeNew,omitempty"`
+	DeleteOld             *int         `json:"deleteOld,omitempty"`
+	PendingReplacementOld *int         `json:"pendingReplacementOld,omitempty"`
+	TargetNew             *int64       `json:"targetNew,omitempty"`
+	State                 *ResourceV3  `json:"state,omitempty"`
+	Operation             *OperationV2 `json:"operation,omitempty"`
+}
+
+// entryKinds are the kinds of journal entries, found by their stored names.
+var entryKinds = []deploy.EntryKind{deploy.EntryBegin, deploy.EntrySuccess, deploy.EntryFailure, deploy.EntryRefresh, deploy.EntryOutputs}
+
+func parseEntryKind(name string) (deploy.EntryKind, bool) {
+	for _, k := range entryKinds {
+		if k.String() == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// JournalEntry encodes a journal entry; its states are encoded as in a
+// checkpoint, secrets encrypted.
+func (e *Encoder) JournalEntry(je deploy.JournalEntry) (*JournalEntryV1, error) {
+	out := &JournalEntryV1{
+		Kind:                  je.Kind.String(),
+		Sequence:              je.Sequence,
+		OperationID:           je.OperationID,
+		RemoveOld:             je.RemoveOld,
+		RemoveNew:             je.RemoveNew,
+		DeleteOld:             je.MarkDeleteOld,
+		PendingReplacementOld: je.PendingReplacementOld,
+		TargetNew:             je.TargetNew,
+	}
+	var err error
+	if je.State != nil {
+		if out.State, err = e.Resource(je.State); err != nil {
+			return nil, err
+		}
+	}
+	if je.Operation != nil {
+		if out.Operation, err = e.Operation(*je.Operation); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// JournalEntry decodes a journal entry whose secrets were encrypted by the
+// secrets provider sp (nil: d's manager).
+func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (deploy.JournalEntry, error) {
+	kind, ok := parseEntryKind(je.Kind)
+	if !ok {
+		return deploy.JournalEntry{}, fmt.Errorf("journal entry %d has unknown kind %q", je.Sequence, je.Kind)
+	}
+	out := deploy.JournalEntry{
+		Kind:                  kind,
+		Sequence:              je.Sequence,
+		OperationID:           je.OperationID,
+		RemoveOld:             je.RemoveOld,
+		RemoveNew:             je.RemoveNew,
+		MarkDeleteOld:         je.DeleteOld,
+		PendingReplacementOld: je.PendingReplacementOld,
+		TargetNew:             je.TargetNew,
+	}
+	var err error
+	if je.State != nil {
+		if out.State, err = d.Resource(je.State, sp); err != nil {
+			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
+		}
+	}
+	if je.Operation != nil {
+		op, err := d.Operation(je.Operation, sp)
+		if err != nil {
+			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
+		}
+		out.Operation = &op
+	}
+	return out, nil
+}
+
+// Replay applies journal entries, in sequence order whatever order they are
+// given in, to the snapshot the operation started from, and returns the
+// snapshot they lead to. Completed steps are kept; steps that began and did
+// not end become pending operations; of the base's pending operations only
+// the creates are kept, as after any operation.
+func Replay(base *deploy.Snapshot, entries []deploy.JournalEntry) *deploy.Snapshot {
+	sorted := append([]deploy.JournalEntry(nil), entries...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Sequence < sorted[j].Sequence })
+	b := deploy.NewBuilder(base, deploy.KeepPendingCreates)
+	for _, e := range sorted {
+		b.Apply(e)
+	}
+	return b.Snapshot()
+}

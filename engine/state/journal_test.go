@@ -1,0 +1,95 @@
+package state_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+func intp(i int) *int       { return &i }
+func int64p(i int64) *int64 { return &i }
+
+func TestJournalEntryRoundTrip(t *testing.T) {
+	full := fullSnapshot().Resources[3]
+	tests := []deploy.JournalEntry{
+		{Kind: deploy.EntryBegin, Sequence: 1, OperationID: 7, Operation: &resource.Operation{Resource: full, Type: resource.OpCreating}},
+		{Kind: deploy.EntrySuccess, Sequence: 2, OperationID: 7, State: full, RemoveOld: intp(3), MarkDeleteOld: intp(4), PendingReplacementOld: intp(5), RemoveNew: int64p(2)},
+		{Kind: deploy.EntryFailure, Sequence: 3, OperationID: 8},
+		{Kind: deploy.EntryRefresh, Sequence: 4, OperationID: 9, RemoveOld: intp(0)},
+		{Kind: deploy.EntryOutputs, Sequence: 5, OperationID: 7, TargetNew: int64p(7), State: full},
+	}
+	for _, want := range tests {
+		je, err := testEncoder(false).JournalEntry(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(je)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back state.JournalEntryV1
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		got, err := state.NewDecoder(b64Manager{}).JournalEntry(&back, &state.SecretsProvidersV1{Type: "b64"})
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if got.Kind != want.Kind || got.Sequence != want.Sequence || got.OperationID != want.OperationID ||
+			!equalIntp(got.RemoveOld, want.RemoveOld) || !equalIntp(got.MarkDeleteOld, want.MarkDeleteOld) ||
+			!equalIntp(got.PendingReplacementOld, want.PendingReplacementOld) ||
+			!equalInt64p(got.RemoveNew, want.RemoveNew) || !equalInt64p(got.TargetNew, want.TargetNew) {
+			t.Errorf("entry %s decoded as %+v, want %+v", data, got, want)
+		}
+		if (got.State == nil) != (want.State == nil) || want.State != nil && diffStates(got.State, want.State) != "" {
+			t.Errorf("entry %d: state changed: %s", want.Sequence, diffStates(got.State, want.State))
+		}
+		if (got.Operation == nil) != (want.Operation == nil) ||
+			want.Operation != nil && (got.Operation.Type != want.Operation.Type || diffStates(got.Operation.Resource, want.Operation.Resource) != "") {
+			t.Errorf("entry %d: operation changed: %+v", want.Sequence, got.Operation)
+		}
+	}
+	if _, err := state.NewDecoder(nil).JournalEntry(&state.JournalEntryV1{Kind: "explode"}, nil); err == nil {
+		t.Error("an entry of unknown kind decoded")
+	}
+}
+
+func TestReplay(t *testing.T) {
+	a := &resource.State{URN: urn("pkg:index:T", "a"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
+	b := &resource.State{URN: urn("pkg:index:T", "b"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
+	c := &resource.State{URN: urn("pkg:index:T", "c"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
+	base := &deploy.Snapshot{
+		Resources: []*resource.State{a},
+		PendingOperations: []resource.Operation{
+			{Resource: c, Type: resource.OpCreating}, // kept until a refresh resolves it
+			{Resource: a, Type: resource.OpDeleting}, // resolved by the next operation
+		},
+	}
+	// Given out of order: b was created, a's delete began and never ended.
+	entries := []deploy.JournalEntry{
+		{Kind: deploy.EntryBegin, Sequence: 3, OperationID: 2, Operation: &resource.Operation{Resource: a, Type: resource.OpDeleting}},
+		{Kind: deploy.EntrySuccess, Sequence: 2, OperationID: 1, State: b},
+		{Kind: deploy.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: b, Type: resource.OpCreating}},
+	}
+	got := state.Replay(base, entries)
+	var urns []string
+	for _, r := range got.Resources {
+		urns = append(urns, r.URN.Name())
+	}
+	if len(urns) != 2 || urns[0] != "b" || urns[1] != "a" {
+		t.Errorf("resources = %v, want [b a]", urns)
+	}
+	var pending []string
+	for _, op := range got.PendingOperations {
+		pending = append(pending, string(op.Type)+" "+op.Resource.URN.Name())
+	}
+	if len(pending) != 2 || pending[0] != "creating c" || pending[1] != "deleting a" {
+		t.Errorf("pending = %v, want [creating c, deleting a]", pending)
+	}
+}
+
+func equalIntp(a, b *int) bool     { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+func equalInt64p(a, b *int64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
