@@ -1,0 +1,83 @@
+package host
+
+import (
+	"context"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/rpc"
+)
+
+// Provider configuration is sent without secrets (the plugin has not said
+// yet whether it accepts them) and with unknowns (a preview may not know it).
+var configOptions = rpc.Options{KeepUnknowns: true, KeepResources: true}
+
+// CheckConfig implements provider.Provider.
+func (p *Plugin) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	return p.check(ctx, "CheckConfig", p.client.CheckConfig, req, configOptions, features{})
+}
+
+// DiffConfig implements provider.Provider.
+func (p *Plugin) DiffConfig(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	return p.diff(ctx, "DiffConfig", p.client.DiffConfig, req, configOptions)
+}
+
+// Configure implements provider.Provider. A configuration with unknown
+// values (during a preview) is not sent: the plugin stays unconfigured and
+// Cairn answers for it until the values are known, as the anchor does.
+func (p *Plugin) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
+	if req.Inputs.ContainsUnknowns() {
+		p.mu.Lock()
+		p.unknownConfig = true
+		p.mu.Unlock()
+		return provider.ConfigureResponse{AcceptSecrets: true, AcceptResources: true, SupportsPreview: true}, nil
+	}
+	args, err := rpc.MarshalMap(orEmpty(req.Inputs), rpc.Options{KeepSecrets: true, KeepResources: true})
+	if err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	vars, err := legacyVariables(p.pkg, req.Inputs)
+	if err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	wire := &pulumirpc.ConfigureRequest{Args: args, Variables: vars, AcceptSecrets: true, AcceptResources: true,
+		SendsOldInputs: true, SendsOldInputsToDelete: true}
+	if req.URN != "" {
+		urn, name, typ, id := string(req.URN), req.Name, req.Type, string(req.ID)
+		wire.Urn, wire.Name, wire.Type, wire.Id = &urn, &name, &typ, &id
+	}
+	resp, err := rpcCall(ctx, p, "Configure", 0, p.client.Configure, wire)
+	if err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	p.mu.Lock()
+	if p.features == nil {
+		p.features = &features{secrets: resp.GetAcceptSecrets(), resources: resp.GetAcceptResources(),
+			outputs: resp.GetAcceptOutputs(), preview: resp.GetSupportsPreview()}
+	}
+	f := *p.features
+	p.mu.Unlock()
+	return provider.ConfigureResponse{AcceptSecrets: f.secrets, AcceptResources: f.resources,
+		AcceptOutputs: f.outputs, SupportsPreview: f.preview}, nil
+}
+
+// legacyVariables renders configuration in the deprecated form older
+// plugins read: "<pkg>:config:<key>" → the string, or the JSON of any other
+// value, without secrets.
+func legacyVariables(pkg string, inputs resource.Map) (map[string]string, error) {
+	prefixed := make(map[string]resource.Value, len(inputs))
+	for k, v := range inputs {
+		prefixed[pkg+":config:"+k] = v
+	}
+	vars, _, err := rpc.ConfigStrings(prefixed)
+	return vars, err
+}
+
+func orEmpty(m resource.Map) resource.Map {
+	if m == nil {
+		return resource.Map{}
+	}
+	return m
+}

@@ -1,0 +1,60 @@
+package host
+
+import (
+	"context"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+)
+
+// GetPluginInfo implements provider.Provider.
+func (p *Plugin) GetPluginInfo(ctx context.Context) (provider.PluginInfo, error) {
+	resp, err := rpcCall(ctx, p, "GetPluginInfo", 0, p.client.GetPluginInfo, &emptypb.Empty{})
+	if err != nil {
+		return provider.PluginInfo{}, err
+	}
+	return provider.PluginInfo{Version: trimV(resp.GetVersion())}, nil
+}
+
+// GetSchema implements provider.Provider.
+func (p *Plugin) GetSchema(ctx context.Context, req provider.GetSchemaRequest) ([]byte, error) {
+	resp, err := rpcCall(ctx, p, "GetSchema", 0, p.client.GetSchema, &pulumirpc.GetSchemaRequest{Version: int32(req.Version)})
+	if err != nil {
+		return nil, err
+	}
+	return []byte(resp.GetSchema()), nil
+}
+
+// Parameterize implements provider.Provider.
+func (p *Plugin) Parameterize(ctx context.Context, req provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
+	wire := &pulumirpc.ParameterizeRequest{}
+	if req.Args != nil {
+		wire.Parameters = &pulumirpc.ParameterizeRequest_Args{Args: &pulumirpc.ParameterizeRequest_ParametersArgs{Args: req.Args}}
+	} else {
+		wire.Parameters = &pulumirpc.ParameterizeRequest_Value{Value: &pulumirpc.ParameterizeRequest_ParametersValue{
+			Name: req.Name, Version: req.Version, Value: req.Value}}
+	}
+	resp, err := rpcCall(ctx, p, "Parameterize", 0, p.client.Parameterize, wire)
+	if err != nil {
+		return provider.ParameterizeResponse{}, err
+	}
+	return provider.ParameterizeResponse{Name: resp.GetName(), Version: trimV(resp.GetVersion())}, nil
+}
+
+// SignalCancellation implements provider.Provider.
+func (p *Plugin) SignalCancellation(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err := rpcCall(ctx, p, "Cancel", 0, p.client.Cancel, &emptypb.Empty{})
+	return err
+}
+
+func trimV(v string) string {
+	if len(v) > 1 && v[0] == 'v' {
+		return v[1:]
+	}
+	return v
+}

@@ -1,0 +1,166 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/plugins/enginesvc"
+	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/plugins/locate"
+)
+
+// ResolverOptions say where providers come from.
+type ResolverOptions struct {
+	// Options say how plugins are launched and called.
+	Options
+	// Project lists the project file's `plugins: providers:` entries. An
+	// entry with a path serves its package whatever version is asked for;
+	// one without a path pins the version found on disk.
+	Project []workspace.PluginRef
+	// Builtins are the providers compiled into Cairn.
+	Builtins provider.Factories
+	// Dirs are where plugin binaries are looked for.
+	Dirs locate.Dirs
+	// Isolate lists the packages whose built-in providers run in a child
+	// process ("*" means all of them).
+	Isolate []string
+	// ServeCommand returns the command that serves the built-in provider of
+	// pkg as a plugin; nil means the running binary with
+	// "plugin serve <pkg>".
+	ServeCommand func(pkg string) []string
+	// Diag receives the messages plugins log to the engine service; nil
+	// drops them.
+	Diag func(deploy.DiagEvent)
+}
+
+// Resolver is the provider.Host of a Cairn run: it decides which
+// implementation serves each package and launches plugins as needed.
+type Resolver struct {
+	opts ResolverOptions
+
+	mu      sync.Mutex
+	engine  *launch.Server
+	plugins map[*Plugin]bool
+	closed  bool
+}
+
+var _ provider.Host = (*Resolver)(nil)
+
+// NewResolver returns a resolver; Close shuts down what it starts.
+func NewResolver(opts ResolverOptions) *Resolver {
+	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}}
+}
+
+// Load implements provider.Host.
+func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Provider, error) {
+	res, ok := r.resolve(pkg, version)
+	if !ok {
+		return nil, &provider.NotFoundError{Pkg: pkg, Version: version}
+	}
+	if res.Source == SourceBuiltin && !res.Isolated {
+		return res.factory.New(ctx)
+	}
+	o, err := r.launchOptions()
+	if err != nil {
+		return nil, err
+	}
+	var p *Plugin
+	if res.Source == SourceBuiltin {
+		var inst provider.Provider
+		inst, err = Isolate(res.factory, r.serveCommand(pkg), o).New(ctx)
+		p, _ = inst.(*Plugin)
+	} else {
+		p, err = Launch(ctx, pkg, []string{res.Path}, o)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
+	}
+	r.track(p)
+	return p, nil
+}
+
+// launchOptions returns the options plugins are launched with, starting the
+// engine service they log to on first use.
+func (r *Resolver) launchOptions() (Options, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return Options{}, fmt.Errorf("the plugin host is closed")
+	}
+	o := r.opts.Options
+	if o.EngineAddress != "" {
+		return o, nil
+	}
+	if r.engine == nil {
+		srv, err := launch.Listen(func(s *grpc.Server) {
+			pulumirpc.RegisterEngineServer(s, enginesvc.New(r.opts.Diag))
+		})
+		if err != nil {
+			return Options{}, fmt.Errorf("serving the engine service for plugins: %w", err)
+		}
+		r.engine = srv
+	}
+	o.EngineAddress = r.engine.Addr()
+	return o, nil
+}
+
+func (r *Resolver) track(p *Plugin) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.plugins[p] = true
+	p.closed = func() {
+		r.mu.Lock()
+		delete(r.plugins, p)
+		r.mu.Unlock()
+	}
+}
+
+func (r *Resolver) serveCommand(pkg string) []string {
+	if r.opts.ServeCommand != nil {
+		return r.opts.ServeCommand(pkg)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	return []string{self, "plugin", "serve", pkg}
+}
+
+func (r *Resolver) isolated(pkg string) bool {
+	return slices.Contains(r.opts.Isolate, pkg) || slices.Contains(r.opts.Isolate, "*")
+}
+
+// Close shuts down every plugin still running and the engine service.
+func (r *Resolver) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	plugins := make([]*Plugin, 0, len(r.plugins))
+	for p := range r.plugins {
+		plugins = append(plugins, p)
+	}
+	engine := r.engine
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range plugins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Close()
+		}()
+	}
+	wg.Wait()
+	if engine != nil {
+		engine.Stop(time.Second)
+	}
+	return nil
+}

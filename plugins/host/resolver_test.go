@@ -1,0 +1,190 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/plugintest"
+)
+
+// source describes where a loaded provider runs.
+func source(t *testing.T, p provider.Provider) string {
+	t.Helper()
+	pl, ok := p.(*host.Plugin)
+	if !ok {
+		return "in-process"
+	}
+	if pl.Process().Pid() == os.Getpid() {
+		t.Error("a plugin runs in Cairn's process")
+	}
+	return pl.Process().Name()
+}
+
+func TestResolverPrefersProjectThenBuiltinThenDisk(t *testing.T) {
+	dir := t.TempDir()
+	pinned := plugintest.Link(t, filepath.Join(dir, "pinned"), "pulumi-resource-kv")
+	tests := []struct {
+		name    string
+		opts    host.ResolverOptions
+		version string
+		want    string
+	}{
+		{"built-in that satisfies the request", host.ResolverOptions{Builtins: provider.Factories{plugintest.Factory("kv", "0.5.0", false)}},
+			"", "in-process"},
+		{"plugin on disk when the built-in is too old", host.ResolverOptions{Builtins: provider.Factories{plugintest.Factory("kv", "0.5.0", false)}},
+			"1.0.0", "pulumi-resource-kv"},
+		{"project entry first", host.ResolverOptions{Builtins: provider.Factories{plugintest.Factory("kv", "1.0.0", false)},
+			Project: []workspace.PluginRef{{Name: "kv", Path: pinned}}}, "1.0.0", "pulumi-resource-kv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.opts)
+			p, err := e.resolver.Load(context.Background(), "kv", tt.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if got := source(t, p); got != tt.want {
+				t.Errorf("loaded %s, want %s", got, tt.want)
+			}
+		})
+	}
+
+	e := newEnv(t, host.ResolverOptions{})
+	if _, err := e.resolver.Load(context.Background(), "missing", ""); !errors.As(err, new(*provider.NotFoundError)) {
+		t.Errorf("loading a missing package: %v, want a NotFoundError", err)
+	}
+}
+
+func TestResolverList(t *testing.T) {
+	e := newEnv(t, host.ResolverOptions{Builtins: provider.Factories{plugintest.Factory("kv", "0.5.0", false),
+		plugintest.Factory("kv", "0.6.0", false)}, Isolate: []string{"kv"}})
+	var got []string
+	for _, r := range e.resolver.List() {
+		line := r.Pkg + " " + r.Version + " " + string(r.Source)
+		if r.Isolated {
+			line += " isolated"
+		}
+		if r.Active {
+			line += " active"
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"kv 0.6.0 built-in isolated active",
+		"kv 0.5.0 built-in isolated",
+		"kv 1.0.0 plugin",
+		"kvhs 1.0.0 plugin active",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("List:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestIsolatedBuiltinRunsInAChildProcess(t *testing.T) {
+	dir := t.TempDir()
+	cairn := plugintest.Link(t, dir, "cairn")
+	e := newEnv(t, host.ResolverOptions{
+		Builtins:     provider.Factories{plugintest.Factory("kvb", "2.0.0", false)},
+		Isolate:      []string{"kvb"},
+		ServeCommand: func(pkg string) []string { return []string{cairn, "plugin", "serve", pkg} },
+	})
+	p, err := e.resolver.Load(context.Background(), "kvb", "2.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := source(t, p); got != "cairn" {
+		t.Errorf("loaded %s, want the cairn serve command", got)
+	}
+	_ = p.Close()
+
+	e.up(program(func(r *registrar) error {
+		_, err := r.item("kvb:index:Item", "i", resource.Map{"value": str("isolated"), "key": str("i")})
+		return err
+	}))
+	if i := e.mustFind("i"); !i.Outputs["length"].Equal(resource.Number(8)) {
+		t.Errorf("outputs = %v", i.Outputs)
+	}
+}
+
+func TestPluginMethods(t *testing.T) {
+	e := newEnv(t, host.ResolverOptions{})
+	ctx := context.Background()
+	p, err := e.resolver.Load(ctx, "kv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if info, err := p.GetPluginInfo(ctx); err != nil || info.Version != "1.0.0" {
+		t.Errorf("GetPluginInfo = %+v, %v", info, err)
+	}
+	schema, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+	var parsed map[string]any
+	if err != nil || json.Unmarshal(schema, &parsed) != nil || parsed["name"] != "kv" {
+		t.Errorf("GetSchema = %s, %v", schema, err)
+	}
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{URN: "urn:pulumi:dev::proj::pulumi:providers:kv::default", Inputs: resource.Map{}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := plugintest.WriteItem(e.cloud, "known", resource.Map{"value": str("v")}); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := p.Invoke(ctx, provider.InvokeRequest{Token: "kv:index:lookup", Args: resource.Map{"id": resource.MakeSecret(str("known"))}})
+	if err != nil || !inv.Return["value"].Equal(str("v")) {
+		t.Errorf("Invoke = %+v, %v", inv, err)
+	}
+	inv, err = p.Invoke(ctx, provider.InvokeRequest{Token: "kv:index:lookup", Args: resource.Map{"id": resource.Number(1)}})
+	if err != nil || !reflect.DeepEqual(inv.Failures, []provider.CheckFailure{{Property: "id", Reason: "must be a string"}}) {
+		t.Errorf("Invoke failures = %+v, %v", inv.Failures, err)
+	}
+	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"x"}}); !errors.Is(err, provider.ErrNotImplemented) {
+		t.Errorf("Parameterize = %v, want ErrNotImplemented", err)
+	}
+	if _, err := p.Call(ctx, provider.CallRequest{Token: "kv:index:Pair/m"}); !errors.Is(err, provider.ErrNotImplemented) {
+		t.Errorf("Call = %v, want ErrNotImplemented", err)
+	}
+	if err := p.SignalCancellation(ctx); err != nil {
+		t.Errorf("SignalCancellation: %v", err)
+	}
+	diff, err := p.Diff(ctx, provider.DiffRequest{URN: "urn:pulumi:dev::proj::kv:index:Item::x", ID: "x",
+		OldInputs: resource.Map{"key": str("a")}, OldOutputs: resource.Map{}, News: resource.Map{"key": str("b")}})
+	if err != nil || diff.Changes != provider.DiffSome || !reflect.DeepEqual(diff.ReplaceKeys, []string{"key"}) ||
+		diff.DetailedDiff["key"].Kind != resource.DiffUpdateReplace {
+		t.Errorf("Diff = %+v, %v", diff, err)
+	}
+}
+
+func TestUnknownConfigurationIsNotSent(t *testing.T) {
+	e := newEnv(t, host.ResolverOptions{})
+	ctx := context.Background()
+	p, err := e.resolver.Load(ctx, "kv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Map{"dir": resource.Unknown()}}); err != nil {
+		t.Fatal(err)
+	}
+	inputs := resource.Map{"value": str("v")}
+	created, err := p.Create(ctx, provider.CreateRequest{URN: "urn:pulumi:dev::proj::kv:index:Item::x", Inputs: inputs, Preview: true})
+	if err != nil || !created.Outputs.Equal(inputs) {
+		t.Errorf("preview Create with unknown configuration = %+v, %v; want the inputs", created, err)
+	}
+	diff, err := p.Diff(ctx, provider.DiffRequest{News: inputs})
+	if err != nil || diff.Changes != provider.DiffUnknown {
+		t.Errorf("Diff with unknown configuration = %+v, %v", diff, err)
+	}
+	read, err := p.Read(ctx, provider.ReadRequest{ID: "x", Inputs: inputs, Outputs: inputs})
+	if err != nil || read.ID != "x" {
+		t.Errorf("Read with unknown configuration = %+v, %v; want the resource as recorded", read, err)
+	}
+}

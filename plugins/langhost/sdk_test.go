@@ -1,0 +1,190 @@
+package langhost_test
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/monitor"
+	"github.com/cairn-iac/cairn/plugins/rpc"
+)
+
+// constructing does for remote components what the engine is to do (its
+// RegisterResource refuses them today): it asks the component's provider to
+// construct the component, handing it the address of a monitor that serves
+// the same deployment, where the provider registers the component and its
+// children.
+type constructing struct {
+	deploy.Monitor
+	info     deploy.RunInfo
+	resolver *host.Resolver
+
+	mu   sync.Mutex
+	srv  *monitor.Server
+	prov map[string]provider.Provider
+}
+
+func (c *constructing) RegisterResource(ctx context.Context, req deploy.RegisterRequest) (*deploy.RegisterResponse, error) {
+	if !req.Remote {
+		return c.Monitor.RegisterResource(ctx, req)
+	}
+	addr, p, err := c.provider(ctx, resource.TypePackage(req.Type), req.Version)
+	if err != nil {
+		return nil, err
+	}
+	config, secretKeys, err := rpc.ConfigStrings(c.info.Config)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := p.Construct(ctx, provider.ConstructRequest{
+		Project: c.info.Project, Stack: c.info.Stack, Config: config, ConfigSecretKeys: secretKeys,
+		DryRun: c.info.DryRun, Parallel: c.info.Parallel, MonitorAddress: addr,
+		Type: req.Type, Name: req.Name, Parent: req.Parent, Inputs: req.Properties,
+		InputDependencies: req.PropertyDependencies, Providers: req.Providers, Dependencies: req.Dependencies,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &deploy.RegisterResponse{URN: resp.URN, Outputs: resp.Outputs, PropertyDependencies: resp.OutputDependencies}, nil
+}
+
+// provider returns the monitor address and a configured provider of pkg.
+func (c *constructing) provider(ctx context.Context, pkg, version string) (string, provider.Provider, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.srv == nil {
+		srv, err := monitor.Serve(c, monitor.Options{})
+		if err != nil {
+			return "", nil, err
+		}
+		c.srv, c.prov = srv, map[string]provider.Provider{}
+	}
+	if p := c.prov[pkg]; p != nil {
+		return c.srv.Addr(), p, nil
+	}
+	p, err := c.resolver.Load(ctx, pkg, version)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Map{}}); err != nil {
+		return "", nil, err
+	}
+	c.prov[pkg] = p
+	return c.srv.Addr(), p, nil
+}
+
+func (c *constructing) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.srv != nil {
+		c.srv.Close()
+	}
+	for _, p := range c.prov {
+		_ = p.Close()
+	}
+}
+
+// withConstruct runs prog with remote components constructed.
+func withConstruct(prog deploy.Program, r *host.Resolver) deploy.Program {
+	return deploy.ProgramFunc(func(ctx context.Context, info deploy.RunInfo) error {
+		c := &constructing{Monitor: info.Monitor, info: info, resolver: r}
+		defer c.close()
+		info.Monitor = c
+		return prog.Run(ctx, info)
+	})
+}
+
+func TestGoSDKProgram(t *testing.T) {
+	e := newEnv(t)
+	buildSDKProgram(t, e.dir)
+	prog := withConstruct(e.program("sdkprogram"), e.resolver)
+	config := map[string]resource.Value{
+		"proj:greeting": resource.String("hello"),
+		"proj:password": resource.MakeSecret(resource.String("s3cret")),
+	}
+
+	// Preview.
+	res, err := e.update(prog, config, true)
+	if err != nil {
+		t.Fatalf("preview: %v", err)
+	}
+	if n := res.Changes[deploy.OpCreate]; n < 10 {
+		t.Errorf("the preview creates %d resources, want the stack, 2 providers, 3 items, a group, a pair and its 2 items", n)
+	}
+	if files, _ := os.ReadDir(e.cloud); len(files) != 0 {
+		t.Errorf("the preview made %d items", len(files))
+	}
+	if !e.logged("hello from the Go SDK") {
+		t.Error("the program's log message did not reach the diagnostics")
+	}
+
+	// Update.
+	if _, err := e.update(prog, config, false); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	byName := map[string]*resource.State{}
+	for _, r := range e.snap.Resources {
+		byName[r.URN.Name()] = r
+	}
+	for _, name := range []string{project + "-" + stack, "default", "explicit", "first", "second", "group", "child", "pair", "pair-left", "pair-right"} {
+		if byName[name] == nil {
+			t.Errorf("%s is not in the state", name)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	first, second := byName["first"], byName["second"]
+	if !first.Inputs["password"].IsSecret() || !first.Outputs["password"].IsSecret() {
+		t.Errorf("first's password: input %v, output %v; want secrets", first.Inputs["password"], first.Outputs["password"])
+	}
+	if !second.Inputs["value"].Equal(resource.Number(5)) {
+		t.Errorf("second's value = %v, want first's length 5", second.Inputs["value"])
+	}
+	if !containsURN(second.Dependencies, first.URN) {
+		t.Errorf("second depends on %v, want first", second.Dependencies)
+	}
+	if ref, err := resource.ParseProviderRef(second.Provider); err != nil || ref.URN != byName["explicit"].URN {
+		t.Errorf("second's provider = %q, want the explicit provider", second.Provider)
+	}
+	if !second.Outputs["password"].IsSecret() {
+		t.Errorf("second's password went through a provider that refuses secrets and came back %v", second.Outputs["password"])
+	}
+	if byName["child"].Parent != byName["group"].URN || byName["group"].Custom {
+		t.Errorf("child's parent = %s, want the group component", byName["child"].Parent)
+	}
+	if byName["pair-left"].Parent != byName["pair"].URN || byName["pair"].Parent != byName[project+"-"+stack].URN {
+		t.Errorf("the remote component's children are not under it: %s, %s", byName["pair-left"].Parent, byName["pair"].Parent)
+	}
+	outputs := byName[project+"-"+stack].Outputs
+	if !outputs["firstLength"].Equal(resource.Number(5)) || !outputs["pairLeft"].Equal(resource.String("p-left")) ||
+		!outputs["secondValue"].Equal(resource.Number(5)) {
+		t.Errorf("stack outputs = %v", outputs)
+	}
+	if !outputs["password"].IsSecret() {
+		t.Errorf("the password stack output = %v, want a secret", outputs["password"])
+	}
+
+	// Nothing changes on a second run.
+	res, err = e.update(prog, config, false)
+	if err != nil {
+		t.Fatalf("second update: %v", err)
+	}
+	if res.HasChanges() {
+		t.Errorf("the second update changed %v", res.Changes)
+	}
+}
+
+func containsURN(us []resource.URN, u resource.URN) bool {
+	for _, x := range us {
+		if x == u {
+			return true
+		}
+	}
+	return false
+}

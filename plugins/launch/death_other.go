@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package launch
+
+import "syscall"
+
+func deathSignal() *syscall.SysProcAttr { return nil }

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package launch
+
+import (
+	"os"
+	"syscall"
+)
+
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+// interrupt stops the plugin: without signals, killing is the only way.
+func interrupt(p *os.Process) error { return p.Kill() }

@@ -1,0 +1,97 @@
+package monitor
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/plugins/enginesvc"
+	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/plugins/rpc"
+)
+
+// Options configure a monitor server.
+type Options struct {
+	// Diag receives the messages programs log; nil drops them.
+	Diag func(deploy.DiagEvent)
+	// ProgramDirectory is where relative asset paths are read from to hash
+	// them.
+	ProgramDirectory string
+}
+
+// Server serves the ResourceMonitor and Engine services on a local port.
+type Server struct {
+	srv *launch.Server
+}
+
+// Serve starts serving mon.
+func Serve(mon deploy.Monitor, o Options) (*Server, error) {
+	srv, err := launch.Listen(func(s *grpc.Server) {
+		pulumirpc.RegisterResourceMonitorServer(s, NewMonitor(mon, o))
+		pulumirpc.RegisterEngineServer(s, enginesvc.New(o.Diag))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{srv: srv}, nil
+}
+
+// Addr returns the address of both services.
+func (s *Server) Addr() string { return s.srv.Addr() }
+
+// Close stops serving; calls in flight get a few seconds to finish.
+func (s *Server) Close() { s.srv.Stop(5 * time.Second) }
+
+// Monitor implements pulumirpc.ResourceMonitorServer over a deploy.Monitor.
+type Monitor struct {
+	pulumirpc.UnimplementedResourceMonitorServer
+	mon     deploy.Monitor
+	reading rpc.Options
+
+	mu       sync.Mutex
+	packages map[string]*pulumirpc.RegisterPackageRequest
+}
+
+// NewMonitor returns a monitor service for mon.
+func NewMonitor(mon deploy.Monitor, o Options) *Monitor {
+	reading := rpc.Everything
+	reading.ComputeAssetHashes, reading.WorkingDirectory = true, o.ProgramDirectory
+	return &Monitor{mon: mon, reading: reading, packages: map[string]*pulumirpc.RegisterPackageRequest{}}
+}
+
+// failed converts an engine error into a status.
+func failed(err error) error { return rpc.ErrorToStatus(err, rpc.Everything) }
+
+func badRequest(format string, args ...any) error {
+	return status.Errorf(codes.InvalidArgument, format, args...)
+}
+
+// features are the SupportsFeature IDs Cairn supports.
+var features = map[string]bool{
+	"secrets":            true,
+	"resourceReferences": true,
+	"outputValues":       true,
+	"aliasSpecs":         true,
+	"deletedWith":        true,
+	"replaceWith":        true,
+	"replacementTrigger": true,
+}
+
+// SupportsFeature implements pulumirpc.ResourceMonitorServer.
+func (m *Monitor) SupportsFeature(_ context.Context, req *pulumirpc.SupportsFeatureRequest) (*pulumirpc.SupportsFeatureResponse, error) {
+	return &pulumirpc.SupportsFeatureResponse{HasSupport: features[req.GetId()]}, nil
+}
+
+// SignalAndWaitForShutdown implements pulumirpc.ResourceMonitorServer.
+// Every call an SDK makes blocks until its steps are done, and Cairn has no
+// hooks to call back, so there is nothing to wait for.
+func (m *Monitor) SignalAndWaitForShutdown(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}
