@@ -1,0 +1,36 @@
+// Package eval is Cairn's evaluator: the program model both languages
+// produce, its dependency graph, and its concurrent evaluation against the
+// engine's resource monitor.
+//
+// A front end (lang/yaml, lang/hcl) builds a Program: a root Scope of
+// Nodes (Config inputs, Local values, Resources, Invokes, Modules, Checks
+// and Outputs), each with its source ranges and its expressions as
+// hcl.Expression, and a Resolver that tells what each traversal of those
+// expressions names. Expressions are evaluated in go-cty with the function
+// library of eval/funcs and the functions InvokeFunction and
+// ReadFileFunction; the engine's concepts travel through cty as package
+// values describes (unknowns, the Secret mark, Dep marks), and are
+// converted at the monitor boundary only.
+//
+// Program implements deploy.Program. Run checks the program first (unknown
+// names and cycles, naming both ends; types against the package schemas of
+// Program.Schemas; missing configuration), then registers the stack
+// resource, runs every node on its own goroutine as soon as the nodes (or,
+// for a constant index such as web[0], the instances) it refers to are
+// done, and registers the stack's outputs. Count and forEach expand
+// resources, invokes and modules into instances named web[0] and
+// web["key"]. A node whose dependency failed fails silently, so that only
+// root errors are reported; errors come back as a *DiagnosticsError.
+//
+//	prog := &eval.Program{
+//		Root:    &eval.Scope{Nodes: nodes, Resolver: resolver, Dir: dir},
+//		RootDir: dir,
+//		Files:   files,
+//		Schemas: eval.ProviderSchemas(host),
+//	}
+//	if diags := prog.Check(ctx, project, config); diags.HasErrors() {
+//		hcl.NewDiagnosticTextWriter(os.Stderr, prog.Files, 78, true).WriteDiagnostics(diags)
+//		return
+//	}
+//	res, err := deploy.Update(ctx, deploy.Options{Program: prog, Host: host, ...}, base)
+package eval

@@ -1,0 +1,141 @@
+package eval
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// expand evaluates a node's count or forEach and returns its instances. A
+// node without either has a single instance. During a preview, an
+// expansion that is not known yet gives the node an unknown value and no
+// instances (with a warning); during an update it is an error.
+func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
+	exp := expansionOf(v.node)
+	if exp == nil || !exp.Expanded() {
+		return single, []*instance{{done: make(chan struct{})}}, true
+	}
+	ectx := s.evalContext(v, nil)
+	if exp.Count != nil {
+		val, ok := s.eval(ectx, exp.Count)
+		if !ok {
+			return single, nil, false
+		}
+		n, known, diags := countOf(val, exp.Count.Range())
+		return s.expansion(v, counted, known, diags, func() []*instance { return countInstances(n) }, exp.Count.Range())
+	}
+	val, ok := s.eval(ectx, exp.ForEach)
+	if !ok {
+		return single, nil, false
+	}
+	insts, known, diags := forEachInstances(val, exp.ForEach.Range())
+	return s.expansion(v, keyed, known, diags, func() []*instance { return insts }, exp.ForEach.Range())
+}
+
+// expansion finishes expand: it reports diagnostics and handles expansions
+// not known yet.
+func (s *scopeRun) expansion(v *vertex, mode expansionMode, known bool, diags hcl.Diagnostics, insts func() []*instance, rng hcl.Range) (expansionMode, []*instance, bool) {
+	s.r.report(diags)
+	if diags.HasErrors() {
+		return single, nil, false
+	}
+	if known {
+		return mode, insts(), true
+	}
+	d := v.node.Declaration()
+	if s.r.info.DryRun {
+		s.r.report(hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  fmt.Sprintf("The instances of %s are not known yet", d),
+			Detail:   fmt.Sprintf("Its %s depends on values that are known only after the update, so this preview shows none of its instances.", expansionWord(mode)),
+			Subject:  rng.Ptr(),
+		}})
+		return unknown, nil, true
+	}
+	s.r.report(hcl.Diagnostics{errorDiag(rng, fmt.Sprintf("The instances of %s are not known", d),
+		fmt.Sprintf("Its %s is not known after its dependencies were created.", expansionWord(mode)))})
+	return single, nil, false
+}
+
+func expansionWord(mode expansionMode) string {
+	if mode == counted {
+		return "count"
+	}
+	return "forEach"
+}
+
+// countOf checks a count: a whole number, at least zero.
+func countOf(val cty.Value, rng hcl.Range) (int, bool, hcl.Diagnostics) {
+	val, _ = val.Unmark()
+	if !val.IsKnown() {
+		return 0, false, nil
+	}
+	bad := func(detail string) (int, bool, hcl.Diagnostics) {
+		return 0, true, hcl.Diagnostics{errorDiag(rng, "Invalid count", detail)}
+	}
+	if val.IsNull() {
+		return bad("The count is null; it must be a whole number, zero or more.")
+	}
+	if val.Type() != cty.Number {
+		return bad(fmt.Sprintf("The count is a %s; it must be a whole number, zero or more.", val.Type().FriendlyName()))
+	}
+	bf := val.AsBigFloat()
+	if !bf.IsInt() || bf.Sign() < 0 || bf.Cmp(big.NewFloat(1e6)) > 0 {
+		return bad(fmt.Sprintf("The count is %s; it must be a whole number, zero or more (and at most a million).", bf.Text('g', -1)))
+	}
+	n, _ := bf.Int64()
+	return int(n), true, nil
+}
+
+func countInstances(n int) []*instance {
+	out := make([]*instance, n)
+	for i := range out {
+		out[i] = &instance{key: cty.NumberIntVal(int64(i)), name: fmt.Sprint(i), done: make(chan struct{})}
+	}
+	return out
+}
+
+// forEachInstances makes one instance per key of a map or object, or per
+// string of a set, list or tuple of strings.
+func forEachInstances(val cty.Value, rng hcl.Range) ([]*instance, bool, hcl.Diagnostics) {
+	val, _ = val.Unmark()
+	if !val.IsKnown() {
+		return nil, false, nil
+	}
+	bad := func(detail string) ([]*instance, bool, hcl.Diagnostics) {
+		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid forEach", detail)}
+	}
+	if val.IsNull() {
+		return bad("forEach is null; it must be a map, or a list or set of strings.")
+	}
+	ty := val.Type()
+	byKey := ty.IsMapType() || ty.IsObjectType()
+	if !byKey && !ty.IsSetType() && !ty.IsListType() && !ty.IsTupleType() {
+		return bad(fmt.Sprintf("forEach is a %s; it must be a map, or a list or set of strings.", ty.FriendlyName()))
+	}
+	var out []*instance
+	seen := map[string]bool{}
+	for it := val.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		if !byKey {
+			k = e
+		}
+		k, marks := k.Unmark()
+		if !k.IsKnown() {
+			return nil, false, nil
+		}
+		switch {
+		case len(marks) > 0:
+			return bad("forEach has a secret key; keys become part of resource names, so they cannot be secret.")
+		case k.IsNull() || k.Type() != cty.String:
+			return bad(fmt.Sprintf("forEach has an element that is a %s; a list or set must hold strings, which become the keys.", k.Type().FriendlyName()))
+		case seen[k.AsString()]:
+			return bad(fmt.Sprintf("forEach has the key %q twice; keys name instances, so they must be unique.", k.AsString()))
+		}
+		seen[k.AsString()] = true
+		out = append(out, &instance{key: k, each: e, name: quoteKey(k.AsString()), done: make(chan struct{})})
+	}
+	return out, true, nil
+}

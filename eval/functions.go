@@ -1,0 +1,43 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/cairn-iac/cairn/eval/funcs"
+)
+
+// ReadFileFunction is the name of the function that reads a file of the
+// project: pulumi::readfile(path) is the library's file(path) for a path
+// computed at run time, which must be relative (and stay in the project);
+// a constant absolute path is read with file itself.
+const ReadFileFunction = "pulumi::readfile"
+
+// functions returns the functions of a scope instance: the shared library
+// and the functions that need the run (InvokeFunction, ReadFileFunction).
+func (s *scopeRun) functions(ctx context.Context) map[string]function.Function {
+	fns := funcs.Functions(funcs.Options{BaseDir: s.g.scope.Dir, RootDir: s.r.prog.RootDir, Preview: s.r.info.DryRun})
+	fns[InvokeFunction] = s.invokeFunc(ctx)
+	fns[ReadFileFunction] = readFileFunc(fns["file"])
+	return fns
+}
+
+// readFileFunc confines file to relative paths.
+func readFileFunc(file function.Function) function.Function {
+	return function.New(&function.Spec{
+		Description: "Reads a file of the project, by a path relative to the program's directory.",
+		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p := args[0].AsString()
+			if filepath.IsAbs(p) {
+				return cty.NilVal, function.NewArgError(0, fmt.Errorf("%s is an absolute path computed by the program; a file outside the project can only be read by a constant absolute path", p))
+			}
+			return file.Call(args)
+		},
+	})
+}

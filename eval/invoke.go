@@ -1,0 +1,174 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval/values"
+)
+
+// InvokeFunction is the name of the function that calls provider functions:
+// pulumi::invoke(token, arguments[, options]), where options is an object of
+// provider, version, pluginDownloadURL, parent and dependsOn. YAML's
+// fn::invoke is a call of it; the token should be a string literal, so that
+// the checker can resolve it and check the arguments.
+const InvokeFunction = "pulumi::invoke"
+
+// invokeToken returns the literal token of a call of InvokeFunction.
+func invokeToken(n hclsyntax.Node) (string, bool) {
+	call, ok := n.(*hclsyntax.FunctionCallExpr)
+	if !ok || call.Name != InvokeFunction || len(call.Args) == 0 {
+		return "", false
+	}
+	return literalString(call.Args[0])
+}
+
+// literalString returns the value of a string literal expression.
+func literalString(e hcl.Expression) (string, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.Type() == cty.String && !e.Val.IsNull() {
+			return e.Val.AsString(), true
+		}
+	case *hclsyntax.TemplateExpr:
+		if len(e.Parts) == 1 {
+			return literalString(e.Parts[0])
+		}
+	case *hclsyntax.TemplateWrapExpr:
+		return literalString(e.Wrapped)
+	}
+	return "", false
+}
+
+// invokeFunc is InvokeFunction for one scope instance.
+func (s *scopeRun) invokeFunc(ctx context.Context) function.Function {
+	return function.New(&function.Spec{
+		Description: "Calls a provider function with arguments and options, and returns its result.",
+		Params: []function.Parameter{
+			{Name: "token", Type: cty.String},
+			{Name: "arguments", Type: cty.DynamicPseudoType, AllowNull: true},
+		},
+		VarParam: &function.Parameter{Name: "options", Type: cty.DynamicPseudoType, AllowNull: true},
+		Type:     function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			token := args[0].AsString()
+			var prov, version string
+			if len(args) > 2 {
+				if len(args) > 3 {
+					return cty.NilVal, function.NewArgErrorf(3, "%s takes at most three arguments", InvokeFunction)
+				}
+				var err error
+				if prov, version, err = invokeOptions(args[2]); err != nil {
+					return cty.NilVal, function.NewArgError(2, err)
+				}
+			}
+			if prov == "" {
+				ref, err := s.defaultProvider(resource.TypePackage(token))
+				if err != nil {
+					return cty.NilVal, err
+				}
+				prov = ref
+			}
+			return s.r.invoke(ctx, token, args[1], prov, version)
+		},
+	})
+}
+
+// invokeOptions reads the provider and version of an invoke's options.
+func invokeOptions(v cty.Value) (prov, version string, err error) {
+	if v.IsNull() {
+		return "", "", nil
+	}
+	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+		return "", "", fmt.Errorf("the options must be an object; this is a %s", v.Type().FriendlyName())
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, el := it.Element()
+		if el.IsNull() {
+			continue
+		}
+		switch k.AsString() {
+		case "provider":
+			if prov, err = providerRef(el); err != nil {
+				return "", "", fmt.Errorf("the provider option: %v", err)
+			}
+		case "version":
+			if el.Type() != cty.String {
+				return "", "", errors.New("the version option must be a string")
+			}
+			version = el.AsString()
+		case "parent", "dependsOn", "pluginDownloadURL":
+			// Ordering only: the references make the call wait.
+		default:
+			return "", "", fmt.Errorf("there is no invoke option %s; the options are provider, version, pluginDownloadURL, parent and dependsOn.%s",
+				k.AsString(), DidYouMean(k.AsString(), []string{"provider", "version", "pluginDownloadURL", "parent", "dependsOn"}))
+		}
+	}
+	return prov, version, nil
+}
+
+// defaultProvider returns the reference of the scope's default provider of
+// a package, or "" when it has none.
+func (s *scopeRun) defaultProvider(pkg string) (string, error) {
+	p := s.g.defaults[pkg]
+	if p == nil {
+		return "", nil
+	}
+	return providerRef(s.states[p].current())
+}
+
+// invoke calls a provider function. Its result is unknown when the
+// arguments are not all known (a preview), and carries their marks.
+func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, version string) (cty.Value, error) {
+	args, marks := args.UnmarkDeep()
+	if !args.IsWhollyKnown() {
+		return cty.DynamicVal.WithMarks(marks), nil
+	}
+	am, _, err := values.ObjectToEngine(args)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("the arguments of %s: %v", token, err)
+	}
+	resp, err := r.info.Monitor.Invoke(ctx, deploy.InvokeRequest{Token: r.types.function(token), Args: am, Provider: prov, Version: version})
+	if err != nil {
+		return cty.NilVal, err
+	}
+	if resp.Unknown {
+		return cty.DynamicVal.WithMarks(marks), nil
+	}
+	return values.MapFromEngine(resp.Return).WithMarks(marks), nil
+}
+
+// invokeNode calls the function of an Invoke node.
+func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *hcl.EvalContext) (cty.Value, bool) {
+	args, ok := s.properties(n.Args, ectx)
+	o := s.options(ectx)
+	prov := o.provider(n.Options.Provider)
+	version := o.string(n.Options.Version)
+	o.urns(n.Options.DependsOn)           // checked; the reference orders the call
+	o.string(n.Options.PluginDownloadURL) // checked; the engine's invoke does not take it
+	if !ok || !o.ok {
+		return cty.DynamicVal, false
+	}
+	if prov == "" && v.provider != nil {
+		ref, err := providerRef(s.states[v.provider].current())
+		if err != nil {
+			s.r.report(hcl.Diagnostics{errorDiag(n.NameRange, "Invalid default provider", err.Error())})
+			return cty.DynamicVal, false
+		}
+		prov = ref
+	}
+	val, err := s.r.invoke(ctx, n.Token, args, prov, version)
+	if err != nil {
+		s.r.registerFailure(&n.Decl, "call the function of", err)
+		return cty.DynamicVal, false
+	}
+	return val, true
+}

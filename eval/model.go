@@ -1,0 +1,273 @@
+package eval
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Node is one declaration of a scope: a config input, a local value, a
+// resource, an invoke, a module call, a check or an output. Nodes are
+// pointers to the types of this file; their names are unique in their scope.
+type Node interface {
+	// Declaration returns the name and source ranges common to every node.
+	Declaration() *Decl
+	// Expressions returns the node's expressions (nil entries allowed): the
+	// references found in them are the node's dependencies.
+	Expressions() []hcl.Expression
+}
+
+// Decl is what every node has: its name, the noun the language uses for it in
+// messages ("resource", "variable", "local value", ...), and where it is.
+type Decl struct {
+	Name      string
+	Noun      string
+	NameRange hcl.Range
+	DeclRange hcl.Range
+}
+
+// Declaration implements Node.
+func (d *Decl) Declaration() *Decl { return d }
+
+// String describes the node in messages: `resource "web"`.
+func (d *Decl) String() string { return d.Noun + " " + strconv.Quote(d.Name) }
+
+// Config is an input of the stack (or of a module): a value of the stack's
+// configuration, converted to Type.
+type Config struct {
+	Decl
+	// Key is the configuration key, "<namespace>:<name>"; a key without a
+	// namespace belongs to the project's. In a module body, the module call's
+	// input named Decl.Name provides the value instead.
+	Key string
+	// Type is the type the value is converted to; cty.DynamicPseudoType
+	// accepts any value, and a map of cty.DynamicPseudoType any object.
+	Type    cty.Type
+	Default hcl.Expression // nil: the value is required
+	Secret  bool
+	// Implicit is set for a namespaced key that the program uses without
+	// declaring it; it is a required string.
+	Implicit bool
+}
+
+// Local is a named intermediate value: a YAML variable or an HCL local.
+type Local struct {
+	Decl
+	Value hcl.Expression
+}
+
+// Resource declares a resource: a custom resource, a provider (its type is
+// "pulumi:providers:<pkg>"), a component its provider constructs (as its
+// schema says), or an existing resource read by ID. Components the program
+// builds itself are Modules.
+type Resource struct {
+	Decl
+	// Type is the type token as written; the checker resolves short forms
+	// ("random:RandomString") through the package schema.
+	Type      string
+	TypeRange hcl.Range
+	// LogicalName overrides the name the resource is registered under; nil
+	// means Decl.Name. Instances of an expanded resource append their key
+	// ("web[0]", `web["a"]`) unless the expression refers to the instance.
+	LogicalName hcl.Expression
+	Properties  hcl.Expression // an object; nil: no properties
+	Options     ResourceOptions
+	Get         *Get // read an existing resource instead of managing one
+	Expansion   Expansion
+	// DefaultProvider makes this provider resource the provider of every
+	// resource and invoke of its package in the scope that names none.
+	DefaultProvider bool
+	// StrayOptions are keys written among the options that are not options;
+	// the checker reports them, as properties to move when the schema has
+	// them.
+	StrayOptions []Key
+}
+
+// Key is a key as written, with its range.
+type Key struct {
+	Name  string
+	Range hcl.Range
+}
+
+// ResourceOptions are a resource's options as expressions; nil means unset.
+// Resource-valued options take resource objects (or lists of them).
+type ResourceOptions struct {
+	DependsOn               hcl.Expression
+	Parent                  hcl.Expression
+	Protect                 hcl.Expression
+	IgnoreChanges           hcl.Expression
+	ReplaceOnChanges        hcl.Expression
+	DeleteBeforeReplace     hcl.Expression
+	RetainOnDelete          hcl.Expression
+	DeletedWith             hcl.Expression
+	Aliases                 hcl.Expression // strings (URNs) or objects {name, type, parent, noParent, stack, project, urn}
+	CustomTimeouts          hcl.Expression // {create, update, delete, read} as durations ("5m")
+	AdditionalSecretOutputs hcl.Expression
+	Provider                hcl.Expression
+	Providers               hcl.Expression // a list of providers, or an object of them by package
+	Version                 hcl.Expression
+	PluginDownloadURL       hcl.Expression
+	Import                  hcl.Expression
+	ReplaceWith             hcl.Expression
+	ReplacementTrigger      hcl.Expression
+	HideDiffs               hcl.Expression
+}
+
+func (o *ResourceOptions) expressions() []hcl.Expression {
+	return []hcl.Expression{o.DependsOn, o.Parent, o.Protect, o.IgnoreChanges, o.ReplaceOnChanges,
+		o.DeleteBeforeReplace, o.RetainOnDelete, o.DeletedWith, o.Aliases, o.CustomTimeouts,
+		o.AdditionalSecretOutputs, o.Provider, o.Providers, o.Version, o.PluginDownloadURL, o.Import,
+		o.ReplaceWith, o.ReplacementTrigger, o.HideDiffs}
+}
+
+// Get reads an existing resource by ID, with optional state to match.
+type Get struct {
+	ID    hcl.Expression
+	State hcl.Expression // nil: none
+	Range hcl.Range
+}
+
+// Expansion makes several instances of a node: Count instances keyed 0..n-1,
+// or one per key of ForEach (a map, or a set or list of strings). Both nil: a
+// single instance. Inside, count.index, each.key and each.value name the
+// instance.
+type Expansion struct {
+	Count   hcl.Expression
+	ForEach hcl.Expression
+}
+
+// Expanded reports whether the node has instances.
+func (e Expansion) Expanded() bool { return e.Count != nil || e.ForEach != nil }
+
+// Invoke calls a provider function (an HCL data source); its value is the
+// function's result.
+type Invoke struct {
+	Decl
+	Token      string
+	TokenRange hcl.Range
+	Args       hcl.Expression // an object; nil: no arguments
+	Options    InvokeOptions
+	Expansion  Expansion
+}
+
+// InvokeOptions are the options of an invoke.
+type InvokeOptions struct {
+	DependsOn         hcl.Expression
+	Provider          hcl.Expression
+	Version           hcl.Expression
+	PluginDownloadURL hcl.Expression
+}
+
+// Module instantiates a nested scope as a component resource of type Type:
+// the body's Config nodes take their values from Inputs (by name), its
+// resources are children of the component, and its outputs are the value of
+// the module and the component's outputs.
+type Module struct {
+	Decl
+	Type      string
+	Body      *Scope
+	Inputs    hcl.Expression // an object; nil: no inputs
+	Options   ResourceOptions
+	Expansion Expansion
+}
+
+// Check holds assertions evaluated once their references are known; a
+// failed assertion is a warning.
+type Check struct {
+	Decl
+	Assertions []Assertion
+}
+
+// Assertion is a condition and the message reported when it is false.
+type Assertion struct {
+	Condition hcl.Expression
+	Message   hcl.Expression
+}
+
+// Output is a stack output (or, in a module body, an output of the module).
+type Output struct {
+	Decl
+	Value  hcl.Expression
+	Secret bool
+}
+
+// Expressions implements Node.
+func (c *Config) Expressions() []hcl.Expression { return []hcl.Expression{c.Default} }
+
+// Expressions implements Node.
+func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value} }
+
+// Expressions implements Node.
+func (r *Resource) Expressions() []hcl.Expression {
+	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach},
+		r.Options.expressions()...)
+	if r.Get != nil {
+		out = append(out, r.Get.ID, r.Get.State)
+	}
+	return out
+}
+
+// Expressions implements Node.
+func (i *Invoke) Expressions() []hcl.Expression {
+	return []hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
+		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}
+}
+
+// Expressions implements Node.
+func (m *Module) Expressions() []hcl.Expression {
+	return append([]hcl.Expression{m.Inputs, m.Expansion.Count, m.Expansion.ForEach}, m.Options.expressions()...)
+}
+
+// Expressions implements Node.
+func (c *Check) Expressions() []hcl.Expression {
+	var out []hcl.Expression
+	for _, a := range c.Assertions {
+		out = append(out, a.Condition, a.Message)
+	}
+	return out
+}
+
+// Expressions implements Node.
+func (o *Output) Expressions() []hcl.Expression { return []hcl.Expression{o.Value} }
+
+// Scope is one namespace of nodes: a program's root, or a module's body.
+type Scope struct {
+	Nodes    []Node
+	Resolver Resolver
+	// Dir is the directory relative paths are resolved against (pulumi.cwd,
+	// HCL's path.module).
+	Dir string
+}
+
+// Program is a stack's program: the root scope and what the evaluator needs
+// to know about the project. It implements deploy.Program.
+type Program struct {
+	Root *Scope
+	// Project and Description are what the program declares; the project
+	// name of deploy.RunInfo is the one used.
+	Project     string
+	Description string
+	// RootDir is the project's root directory (where Pulumi.yaml is).
+	RootDir string
+	// Files holds the sources by file name, for diagnostics snippets.
+	Files map[string]*hcl.File
+	// Schemas provides package schemas for type checking and short type
+	// tokens; nil skips both.
+	Schemas SchemaSource
+	// Dialect names things the way the program's language does.
+	Dialect Dialect
+	// Warn receives the warnings found while the program runs.
+	Warn func(*hcl.Diagnostic)
+
+	analyzed sync.Once
+	analysis *analysis
+}
+
+// Dialect is how a language names the parts of a resource, for hints.
+type Dialect struct {
+	OptionNames     []string // the names of resource options
+	OptionsBlock    string   // where options go ("options")
+	PropertiesBlock string   // where properties go ("properties")
+}

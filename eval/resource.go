@@ -1,0 +1,221 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval/values"
+)
+
+// StackReferenceType is the type of the resource that reads the outputs of
+// another stack; it is read, not managed.
+const StackReferenceType = "pulumi:pulumi:StackReference"
+
+// resource evaluates and registers one instance of a resource (or reads it,
+// for get and stack references) and returns its value: its outputs with
+// "urn" and "id", marked as depending on it.
+func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *instance, ectx *hcl.EvalContext) (cty.Value, bool) {
+	name, ok := s.logicalName(v, &r.Decl, r.LogicalName, in, ectx)
+	if !ok {
+		return cty.DynamicVal, false
+	}
+	typ := s.r.types.resolved(r)
+	req := deploy.RegisterRequest{Type: typ.token, Name: name, Parent: s.parent, Custom: !typ.component,
+		Remote: typ.component, SourcePosition: s.r.sourcePosition(r.DeclRange)}
+	opts := s.options(ectx)
+	opts.read(&r.Options, &req)
+	props, ok := s.properties(r.Properties, ectx)
+	if !opts.ok || !ok {
+		return cty.DynamicVal, false
+	}
+	if req.Provider == "" && v.provider != nil {
+		ref, err := providerRef(s.states[v.provider].current())
+		if err != nil {
+			s.r.report(hcl.Diagnostics{errorDiag(r.NameRange, "Invalid default provider", err.Error())})
+			return cty.DynamicVal, false
+		}
+		req.Provider = ref
+	}
+	pm, pdeps, ok := s.propertyMap(rangeOr(r.Properties, r.NameRange), typ.markSecrets(props))
+	if !ok {
+		return cty.DynamicVal, false
+	}
+	req.Properties, req.PropertyDependencies = pm, pdeps
+	req.Dependencies = mergeDeps(req.Dependencies, pdeps)
+
+	if r.Get != nil || typ.token == StackReferenceType {
+		return s.read(ctx, r, &req, ectx, typ)
+	}
+	resp, err := s.r.info.Monitor.RegisterResource(ctx, req)
+	if err != nil {
+		s.r.registerFailure(&r.Decl, "register", err)
+		return cty.DynamicVal, false
+	}
+	return typ.value(resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun), true
+}
+
+// read reads an existing resource by ID (get) or another stack's outputs
+// (a stack reference, whose ID is its name property).
+func (s *scopeRun) read(ctx context.Context, r *Resource, req *deploy.RegisterRequest, ectx *hcl.EvalContext, typ *resourceType) (cty.Value, bool) {
+	var id cty.Value
+	props := req.Properties
+	if r.Get != nil {
+		var ok bool
+		if id, ok = s.eval(ectx, r.Get.ID); !ok {
+			return cty.DynamicVal, false
+		}
+		state, ok := s.properties(r.Get.State, ectx)
+		if !ok {
+			return cty.DynamicVal, false
+		}
+		if props, _, ok = s.propertyMap(rangeOr(r.Get.State, r.Get.Range), state); !ok {
+			return cty.DynamicVal, false
+		}
+	} else {
+		id = cty.StringVal(req.Name)
+		if n, ok := props["name"]; ok {
+			id = values.FromEngine(n)
+		}
+	}
+	id, _ = id.Unmark()
+	if !id.IsKnown() {
+		return cty.DynamicVal, true // a preview: the ID comes from a resource not created yet
+	}
+	if id.IsNull() || id.Type() != cty.String {
+		s.r.report(hcl.Diagnostics{errorDiag(r.NameRange, "Invalid resource ID", fmt.Sprintf("The ID of %s must be a string.", &r.Decl))})
+		return cty.DynamicVal, false
+	}
+	resp, err := s.r.info.Monitor.ReadResource(ctx, deploy.ReadResourceRequest{
+		Type: req.Type, Name: req.Name, ID: resource.ID(id.AsString()), Parent: req.Parent, Properties: props,
+		Dependencies: req.Dependencies, Provider: req.Provider, Version: req.Version,
+		AdditionalSecretOutputs: req.AdditionalSecretOutputs,
+	})
+	if err != nil {
+		s.r.registerFailure(&r.Decl, "read", err)
+		return cty.DynamicVal, false
+	}
+	return typ.value(resp.URN, resource.ID(id.AsString()), true, resp.Outputs, s.r.info.DryRun), true
+}
+
+// properties evaluates a properties expression: an object, or null.
+func (s *scopeRun) properties(e hcl.Expression, ectx *hcl.EvalContext) (cty.Value, bool) {
+	v, ok := s.eval(ectx, e)
+	if !ok {
+		return cty.DynamicVal, false
+	}
+	plain, _ := v.Unmark()
+	switch {
+	case plain.IsNull():
+		return cty.EmptyObjectVal, true
+	case !plain.IsKnown():
+		if s.r.info.DryRun {
+			return cty.EmptyObjectVal, true
+		}
+	case plain.Type().IsObjectType() || plain.Type().IsMapType():
+		return v, true
+	}
+	s.r.report(hcl.Diagnostics{errorDiag(e.Range(), "Invalid properties",
+		fmt.Sprintf("Properties must be an object; this is a %s.", plain.Type().FriendlyName()))})
+	return cty.DynamicVal, false
+}
+
+// propertyMap converts evaluated properties to engine values.
+func (s *scopeRun) propertyMap(rng hcl.Range, v cty.Value) (resource.Map, map[string][]resource.URN, bool) {
+	pm, deps, err := values.ObjectToEngine(v)
+	if err != nil {
+		s.r.report(hcl.Diagnostics{errorDiag(rng, "Invalid properties", err.Error())})
+		return nil, nil, false
+	}
+	return pm, deps, true
+}
+
+// logicalName returns the name an instance is registered under: its
+// declared name (after the module instance's, in a module body) with the
+// instance key, or the name it is given.
+func (s *scopeRun) logicalName(v *vertex, d *Decl, e hcl.Expression, in *instance, ectx *hcl.EvalContext) (string, bool) {
+	suffix := ""
+	if in.key != cty.NilVal {
+		suffix = "[" + in.name + "]"
+	}
+	if e == nil {
+		return s.prefix + d.Name + suffix, true
+	}
+	val, ok := s.eval(ectx, e)
+	if !ok {
+		return "", false
+	}
+	val, _ = val.Unmark()
+	if !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
+		s.r.report(hcl.Diagnostics{errorDiag(e.Range(), "Invalid resource name",
+			fmt.Sprintf("The name of %s must be a string known before it is registered.", d))})
+		return "", false
+	}
+	if suffix != "" && !s.refersToInstance(v.node, e) {
+		return val.AsString() + suffix, true
+	}
+	return val.AsString(), true
+}
+
+// refersToInstance reports whether e uses count.index or each.
+func (s *scopeRun) refersToInstance(n Node, e hcl.Expression) bool {
+	for _, t := range e.Variables() {
+		if r, diags := s.g.scope.Resolver.Resolve(n, t); !diags.HasErrors() && (r.Builtin == BuiltinCount || r.Builtin == BuiltinEach) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourcePosition renders a range as the engine records it:
+// project:///<path from the project root>#line,column.
+func (r *run) sourcePosition(rng hcl.Range) string {
+	if rng.Filename == "" {
+		return ""
+	}
+	path := rng.Filename
+	if rel, err := filepath.Rel(r.prog.RootDir, path); err == nil && filepath.IsLocal(rel) {
+		path = rel
+	}
+	return fmt.Sprintf("project:///%s#%d,%d", filepath.ToSlash(path), rng.Start.Line, rng.Start.Column)
+}
+
+// mergeDeps adds the property dependencies to a list of dependencies.
+func mergeDeps(deps []resource.URN, pdeps map[string][]resource.URN) []resource.URN {
+	seen := map[resource.URN]bool{}
+	var out []resource.URN
+	add := func(u resource.URN) {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	for _, u := range deps {
+		add(u)
+	}
+	keys := make([]string, 0, len(pdeps))
+	for k := range pdeps {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, u := range pdeps[k] {
+			add(u)
+		}
+	}
+	return out
+}
+
+// rangeOr returns e's range, or fallback when e is nil.
+func rangeOr(e hcl.Expression, fallback hcl.Range) hcl.Range {
+	if e == nil {
+		return fallback
+	}
+	return e.Range()
+}

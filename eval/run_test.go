@@ -1,0 +1,257 @@
+package eval_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval"
+)
+
+// names resolves bare names, like YAML: each root name is a node, and
+// count, each and pulumi are builtins.
+type names map[string]eval.Node
+
+func (n names) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl.Diagnostics) {
+	root := t.RootName()
+	if node, ok := n[root]; ok {
+		return eval.Reference{Node: node, Len: 1}, nil
+	}
+	switch root {
+	case "count":
+		return eval.Reference{Builtin: eval.BuiltinCount, Len: 1}, nil
+	case "each":
+		return eval.Reference{Builtin: eval.BuiltinEach, Len: 1}, nil
+	case "pulumi":
+		return eval.Reference{Builtin: eval.BuiltinPulumi, Len: 1}, nil
+	}
+	return eval.Reference{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unknown name " + root, Subject: t.SourceRange().Ptr()}}
+}
+
+// scope makes a scope of nodes resolved by name.
+func scope(nodes ...eval.Node) *eval.Scope {
+	n := names{}
+	for _, node := range nodes {
+		n[node.Declaration().Name] = node
+	}
+	return &eval.Scope{Nodes: nodes, Resolver: n, Dir: "."}
+}
+
+// expr parses an HCL expression (a template when it is quoted).
+func expr(t *testing.T, src string) hcl.Expression {
+	t.Helper()
+	e, diags := hclsyntax.ParseExpression([]byte(src), "test.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return e
+}
+
+func decl(name, noun string) eval.Decl {
+	return eval.Decl{Name: name, Noun: noun, NameRange: hcl.Range{Filename: "test.hcl", Start: hcl.InitialPos, End: hcl.InitialPos}}
+}
+
+// monitor is a scripted deploy.Monitor: resources get their inputs as
+// outputs, and every call is recorded.
+type monitor struct {
+	mu      sync.Mutex
+	regs    map[string]deploy.RegisterRequest
+	outputs map[resource.URN]resource.Map
+	invokes []string
+	// hold, if set, runs before a registration returns.
+	hold func(req deploy.RegisterRequest)
+}
+
+func newMonitor() *monitor {
+	return &monitor{regs: map[string]deploy.RegisterRequest{}, outputs: map[resource.URN]resource.Map{}}
+}
+
+func (m *monitor) RegisterResource(_ context.Context, req deploy.RegisterRequest) (*deploy.RegisterResponse, error) {
+	m.mu.Lock()
+	m.regs[req.Name] = req
+	m.mu.Unlock()
+	if m.hold != nil {
+		m.hold(req)
+	}
+	parentType := ""
+	if req.Parent != "" {
+		parentType = req.Parent.QualifiedType()
+	}
+	urn := resource.NewURN("dev", "proj", parentType, req.Type, req.Name)
+	id := resource.ID("")
+	if req.Custom {
+		id = resource.ID(req.Name + "-id")
+	}
+	return &deploy.RegisterResponse{URN: urn, ID: id, Outputs: req.Properties}, nil
+}
+
+func (m *monitor) RegisterResourceOutputs(_ context.Context, urn resource.URN, outs resource.Map) error {
+	m.mu.Lock()
+	m.outputs[urn] = outs
+	m.mu.Unlock()
+	return nil
+}
+
+func (m *monitor) ReadResource(context.Context, deploy.ReadResourceRequest) (*deploy.ReadResourceResponse, error) {
+	return nil, errors.New("not supported")
+}
+
+func (m *monitor) Invoke(_ context.Context, req deploy.InvokeRequest) (*deploy.InvokeResponse, error) {
+	m.mu.Lock()
+	m.invokes = append(m.invokes, fmt.Sprintf("%s %v", req.Token, resource.Object(req.Args)))
+	m.mu.Unlock()
+	return &deploy.InvokeResponse{Return: resource.Map{"echo": resource.Object(req.Args)}}, nil
+}
+
+func (m *monitor) Call(context.Context, deploy.CallRequest) (*deploy.CallResponse, error) {
+	return nil, errors.New("not supported")
+}
+
+func (m *monitor) stackOutputs() resource.Map {
+	return m.outputs[resource.NewURN("dev", "proj", "", resource.RootStackType, "proj-dev")]
+}
+
+func run(t *testing.T, prog *eval.Program, m *monitor, cfg map[string]resource.Value) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		done <- prog.Run(context.Background(), deploy.RunInfo{Monitor: m, Project: "proj", Stack: "dev", Config: cfg})
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatal("the program did not finish: a node waits for something that never comes")
+		return nil
+	}
+}
+
+// TestPerInstanceWaiting checks that a consumer of web[0] waits for that
+// instance only: web[1] is held until the consumer has registered, which
+// would never happen if the consumer waited for all of web.
+func TestPerInstanceWaiting(t *testing.T) {
+	web := &eval.Resource{Decl: decl("web", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ index = count.index }`), Expansion: eval.Expansion{Count: expr(t, "2")}}
+	first := &eval.Resource{Decl: decl("first", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ value = web[0].index }`)}
+	all := &eval.Output{Decl: decl("all", "output"), Value: expr(t, `[for w in web : w.index]`)}
+	m := newMonitor()
+	firstDone := make(chan struct{})
+	m.hold = func(req deploy.RegisterRequest) {
+		switch req.Name {
+		case "web[1]":
+			<-firstDone
+		case "first":
+			close(firstDone)
+		}
+	}
+	prog := &eval.Program{Root: scope(web, first, all)}
+	if err := run(t, prog, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.regs["first"].Properties["value"]; !got.Equal(resource.Number(0)) {
+		t.Errorf("first.value = %v, want 0", got)
+	}
+	if got, want := m.stackOutputs()["all"], resource.Array(resource.Number(0), resource.Number(1)); !got.Equal(want) {
+		t.Errorf("all = %v, want %v", got, want)
+	}
+}
+
+// TestInvokeNode checks invokes declared as nodes (HCL data sources), with
+// forEach.
+func TestInvokeNode(t *testing.T) {
+	lookup := &eval.Invoke{Decl: decl("lookup", "data source"), Token: "test:index:getThing",
+		Args: expr(t, `{ name = each.key }`), Expansion: eval.Expansion{ForEach: expr(t, `["a", "b"]`)}}
+	out := &eval.Output{Decl: decl("b", "output"), Value: expr(t, `lookup["b"].echo.name`)}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(lookup, out)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(m.invokes)
+	if got, want := strings.Join(m.invokes, "; "), `test:index:getThing {"name": "a"}; test:index:getThing {"name": "b"}`; got != want {
+		t.Errorf("invokes: got %s, want %s", got, want)
+	}
+	if got := m.stackOutputs()["b"]; !got.Equal(resource.String("b")) {
+		t.Errorf("output b = %v", got)
+	}
+}
+
+// TestModule checks that a module instance is a component whose body's
+// resources are its children, whose inputs are the body's configuration
+// and whose value is the body's outputs.
+func TestModule(t *testing.T) {
+	input := &eval.Config{Decl: decl("prefix", "variable"), Type: cty.String}
+	sized := &eval.Config{Decl: decl("size", "variable"), Type: cty.Number, Default: expr(t, "3")}
+	inner := &eval.Resource{Decl: decl("bucket", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ name = "${prefix}-bucket", length = size }`)}
+	innerOut := &eval.Output{Decl: decl("name", "output"), Value: expr(t, "bucket.name")}
+	mod := &eval.Module{Decl: decl("site", "module"), Type: "cairn:index:Module",
+		Body: scope(input, sized, inner, innerOut), Inputs: expr(t, `{ prefix = "web" }`),
+		Expansion: eval.Expansion{Count: expr(t, "2")}}
+	out := &eval.Output{Decl: decl("names", "output"), Value: expr(t, `site[*].name`)}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(mod, out)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	comp := m.regs["site[1]"]
+	if comp.Custom || comp.Type != "cairn:index:Module" {
+		t.Errorf("site[1] registered as %+v", comp)
+	}
+	// Each instance has its own bucket, named after it, as its child.
+	child := m.regs["site[1].bucket"]
+	if child.Parent.Name() != "site[1]" {
+		t.Errorf("bucket's parent is %q", child.Parent)
+	}
+	if !child.Properties["length"].Equal(resource.Number(3)) {
+		t.Errorf("bucket.length = %v, want the default 3", child.Properties["length"])
+	}
+	want := resource.Array(resource.String("web-bucket"), resource.String("web-bucket"))
+	if got := m.stackOutputs()["names"]; !got.Equal(want) {
+		t.Errorf("names = %v, want %v", got, want)
+	}
+}
+
+// TestCheckWarns checks that a failed check is a warning, not an error.
+func TestCheckWarns(t *testing.T) {
+	c := &eval.Check{Decl: decl("positive", "check"), Assertions: []eval.Assertion{
+		{Condition: expr(t, "1 > 2"), Message: expr(t, `"one is not more than two"`)},
+		{Condition: expr(t, "2 > 1"), Message: expr(t, `"never said"`)},
+	}}
+	var warnings []string
+	prog := &eval.Program{Root: scope(c), Warn: func(d *hcl.Diagnostic) { warnings = append(warnings, d.Summary+": "+d.Detail) }}
+	if err := run(t, prog, newMonitor(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(warnings, "\n"), "Check positive failed: one is not more than two"; got != want {
+		t.Errorf("warnings: got %q, want %q", got, want)
+	}
+}
+
+// TestPoison checks that a failed node fails its dependents silently and
+// leaves the others alone.
+func TestPoison(t *testing.T) {
+	bad := &eval.Local{Decl: decl("bad", "variable"), Value: expr(t, `"a" * 2`)}
+	dependent := &eval.Local{Decl: decl("dependent", "variable"), Value: expr(t, `bad + 1`)}
+	fine := &eval.Resource{Decl: decl("fine", "resource"), Type: "test:index:Thing"}
+	out := &eval.Output{Decl: decl("out", "output"), Value: expr(t, "dependent")}
+	m := newMonitor()
+	err := run(t, &eval.Program{Root: scope(bad, dependent, fine, out)}, m, nil)
+	var de *eval.DiagnosticsError
+	if !errors.As(err, &de) || len(de.Diags) != 1 || de.Diags[0].Summary != "Invalid operand" {
+		t.Fatalf("want the one root error, got %v", err)
+	}
+	if _, ok := m.regs["fine"]; !ok {
+		t.Error("an independent resource was not registered")
+	}
+}

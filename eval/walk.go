@@ -1,0 +1,340 @@
+package eval
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval/values"
+)
+
+// scopeRun is one instance of a scope being evaluated: the program's root,
+// or the body of one module instance. Every node runs on its own goroutine
+// and waits for the nodes (or instances) it refers to.
+type scopeRun struct {
+	r       *run
+	g       *graph
+	parent  resource.URN // the parent of the scope's resources
+	prefix  string       // of the names of the scope's resources: "" at the root, "site[0]." in a module
+	configs map[*Config]cty.Value
+	funcs   map[string]function.Function
+	states  map[Node]*nodeState
+	wg      sync.WaitGroup
+}
+
+// nodeState is the progress of one node. expanded is closed once the
+// node's instances are known, done once all of them have finished; the
+// fields are written before the channel that publishes them is closed.
+type nodeState struct {
+	expanded chan struct{}
+	done     chan struct{}
+	failed   bool
+	mode     expansionMode
+	order    []*instance
+	byKey    map[string]*instance
+}
+
+// instance is one instance of a node: the only one, or one per count index
+// or forEach key.
+type instance struct {
+	key    cty.Value // the count index or forEach key; cty.NilVal when single
+	each   cty.Value // the forEach value
+	name   string    // key as written in instance names: 0, "a"
+	done   chan struct{}
+	failed bool
+	value  cty.Value
+}
+
+// expansionMode is how a node's instances make its value.
+type expansionMode int
+
+const (
+	single  expansionMode = iota // the value of its only instance
+	counted                      // a tuple of the instances' values
+	keyed                        // an object of the instances' values by key
+	unknown                      // not known yet (a preview): unknown
+)
+
+func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, configs map[*Config]cty.Value) *scopeRun {
+	s := &scopeRun{r: r, g: g, parent: parent, configs: configs, states: map[Node]*nodeState{}}
+	s.funcs = s.functions(ctx)
+	for _, n := range g.nodes {
+		s.states[n] = &nodeState{expanded: make(chan struct{}), done: make(chan struct{})}
+	}
+	return s
+}
+
+// start runs every node of the scope on its own goroutine.
+func (s *scopeRun) start(ctx context.Context) {
+	for _, n := range s.g.nodes {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.runNode(ctx, n)
+		}()
+	}
+}
+
+// wait waits for every node of the scope.
+func (s *scopeRun) wait() { s.wg.Wait() }
+
+// runNode waits for what the node refers to, expands it and evaluates each
+// instance. A node whose dependency failed fails silently: only the root
+// error is reported.
+func (s *scopeRun) runNode(ctx context.Context, n Node) {
+	st := s.states[n]
+	v := s.g.byNode[n]
+	defer close(st.done)
+	published := false
+	defer func() {
+		if !published {
+			close(st.expanded)
+		}
+	}()
+	for _, d := range v.deps {
+		if !s.await(ctx, d) {
+			st.failed = true
+			return
+		}
+	}
+	mode, insts, ok := s.expand(v)
+	if !ok {
+		st.failed = true
+		return
+	}
+	st.mode, st.order, st.byKey = mode, insts, make(map[string]*instance, len(insts))
+	for _, in := range insts {
+		st.byKey[in.name] = in
+	}
+	published = true
+	close(st.expanded)
+
+	var wg sync.WaitGroup
+	for _, in := range insts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(in.done)
+			val, ok := s.evaluate(ctx, v, in)
+			in.value, in.failed = val, !ok
+		}()
+	}
+	wg.Wait()
+	for _, in := range insts {
+		if in.failed {
+			st.failed = true
+		}
+	}
+}
+
+// await waits for a dependency and reports whether it succeeded.
+func (s *scopeRun) await(ctx context.Context, d dep) bool {
+	st := s.states[d.node]
+	if d.key != "" {
+		select {
+		case <-st.expanded:
+		case <-ctx.Done():
+			return false
+		}
+		if in, ok := st.byKey[d.key]; ok {
+			select {
+			case <-in.done:
+				return !in.failed
+			case <-ctx.Done():
+				return false
+			}
+		}
+	}
+	select {
+	case <-st.done:
+		return !st.failed
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// current returns the node's value as far as it is known: the instances
+// that have not finished are unknown. Consumers read it once the instances
+// they refer to have finished.
+func (st *nodeState) current() cty.Value {
+	select {
+	case <-st.expanded:
+	default:
+		return cty.DynamicVal
+	}
+	vals := make([]cty.Value, len(st.order))
+	for i, in := range st.order {
+		vals[i] = cty.DynamicVal
+		select {
+		case <-in.done:
+			if !in.failed {
+				vals[i] = in.value
+			}
+		default:
+		}
+	}
+	switch st.mode {
+	case single:
+		if len(vals) == 0 {
+			return cty.DynamicVal // failed before it had an instance
+		}
+		return vals[0]
+	case counted:
+		if len(vals) == 0 {
+			return cty.EmptyTupleVal
+		}
+		return cty.TupleVal(vals)
+	case keyed:
+		attrs := make(map[string]cty.Value, len(vals))
+		for i, in := range st.order {
+			attrs[in.key.AsString()] = vals[i]
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return cty.DynamicVal
+}
+
+// evalContext returns the context an instance's expressions are evaluated
+// in: the values of what the node refers to, nested under their names, and
+// the scope's functions.
+func (s *scopeRun) evalContext(v *vertex, in *instance) *hcl.EvalContext {
+	root := varTree{}
+	for _, r := range v.refs {
+		var val cty.Value
+		switch {
+		case r.Node != nil:
+			val = s.states[r.Node].current()
+		case r.Builtin == BuiltinPulumi:
+			val = s.r.pulumiValue(s.g.scope)
+		case r.Builtin == BuiltinCount && in != nil && in.key != cty.NilVal:
+			val = cty.ObjectVal(map[string]cty.Value{"index": in.key})
+		case r.Builtin == BuiltinEach && in != nil && in.key != cty.NilVal:
+			val = cty.ObjectVal(map[string]cty.Value{"key": in.key, "value": in.each})
+		case r.Builtin == BuiltinConstant:
+			val = r.Value
+		default:
+			continue
+		}
+		root.set(traversalNames(r.traversal, r.Len), val)
+	}
+	return &hcl.EvalContext{Variables: root.values(), Functions: s.funcs}
+}
+
+// traversalNames returns the names of the first n steps of t.
+func traversalNames(t hcl.Traversal, n int) []string {
+	names := make([]string, 0, n)
+	for _, step := range t[:min(n, len(t))] {
+		switch step := step.(type) {
+		case hcl.TraverseRoot:
+			names = append(names, step.Name)
+		case hcl.TraverseAttr:
+			names = append(names, step.Name)
+		case hcl.TraverseIndex:
+			if k, _ := step.Key.Unmark(); k.IsKnown() && k.Type() == cty.String {
+				names = append(names, k.AsString())
+			}
+		}
+	}
+	return names
+}
+
+// varTree builds nested objects of variables.
+type varTree map[string]any // a cty.Value or a varTree
+
+func (t varTree) set(names []string, v cty.Value) {
+	if len(names) == 0 {
+		return
+	}
+	if len(names) == 1 {
+		t[names[0]] = v
+		return
+	}
+	sub, ok := t[names[0]].(varTree)
+	if !ok {
+		if _, leaf := t[names[0]].(cty.Value); leaf {
+			return
+		}
+		sub = varTree{}
+		t[names[0]] = sub
+	}
+	sub.set(names[1:], v)
+}
+
+func (t varTree) values() map[string]cty.Value {
+	out := make(map[string]cty.Value, len(t))
+	for k, x := range t {
+		switch x := x.(type) {
+		case cty.Value:
+			out[k] = x
+		case varTree:
+			out[k] = cty.ObjectVal(x.values())
+		}
+	}
+	return out
+}
+
+// evaluate evaluates one instance of a node and reports whether it
+// succeeded.
+func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.Value, bool) {
+	ectx := s.evalContext(v, in)
+	switch n := v.node.(type) {
+	case *Config:
+		val, ok := s.configs[n]
+		return val, ok
+	case *Local:
+		return s.eval(ectx, n.Value)
+	case *Output:
+		val, ok := s.eval(ectx, n.Value)
+		return secretIf(val, n.Secret), ok
+	case *Resource:
+		return s.resource(ctx, v, n, in, ectx)
+	case *Invoke:
+		return s.invokeNode(ctx, v, n, ectx)
+	case *Module:
+		return s.module(ctx, v, n, in, ectx)
+	case *Check:
+		return s.check(n, ectx)
+	}
+	return cty.DynamicVal, false
+}
+
+// eval evaluates an expression, reporting its diagnostics; a nil
+// expression is null.
+func (s *scopeRun) eval(ectx *hcl.EvalContext, e hcl.Expression) (cty.Value, bool) {
+	if e == nil {
+		return cty.NullVal(cty.DynamicPseudoType), true
+	}
+	val, diags := e.Value(ectx)
+	s.r.report(diags)
+	return val, !diags.HasErrors()
+}
+
+// outputs returns the values of the scope's outputs as engine values, once
+// the scope has finished, and whether all of them succeeded.
+func (s *scopeRun) outputs() (resource.Map, bool) {
+	out := resource.Map{}
+	ok := true
+	for _, n := range s.g.nodes {
+		o, isOutput := n.(*Output)
+		if !isOutput {
+			continue
+		}
+		st := s.states[n]
+		if st.failed {
+			ok = false
+			continue
+		}
+		ev, _, err := values.ToEngine(st.current())
+		if err != nil {
+			s.r.report(hcl.Diagnostics{errorDiag(o.NameRange, "Invalid output value", err.Error())})
+			ok = false
+			continue
+		}
+		out[o.Name] = ev
+	}
+	return out, ok
+}

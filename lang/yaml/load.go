@@ -1,0 +1,148 @@
+package yaml
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	yaml "gopkg.in/yaml.v3"
+
+	"github.com/cairn-iac/cairn/eval"
+)
+
+// Options configure loading.
+type Options struct {
+	// Schemas provides package schemas, to resolve short type tokens and
+	// check properties before the program runs; nil skips both.
+	Schemas eval.SchemaSource
+}
+
+// dialect is how YAML names the parts of a resource, for hints.
+var dialect = eval.Dialect{OptionNames: optionNames, OptionsBlock: "options", PropertiesBlock: "properties"}
+
+// Load reads the YAML program of the project in dir: Pulumi.yaml, the
+// program in Main.yaml (or Main.yml, Main.json) of the main folder when
+// there is one and in Pulumi.yaml otherwise, and every *.cairn.yaml of the
+// main folder, merged into one namespace. It returns the program as far as
+// it could be read (nil without a Pulumi.yaml), and the diagnostics. File
+// names in ranges are relative to dir; the program's directories are
+// absolute.
+func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	l := &loader{dir: dir, files: map[string]*hcl.File{}}
+	projFile := l.first(dir, "Pulumi.yaml", "Pulumi.yml")
+	if projFile == "" {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No project file",
+			Detail: fmt.Sprintf("%s has no Pulumi.yaml; a project needs one, with at least name and runtime: yaml.", dir)}}
+	}
+	projRoot := l.read(projFile)
+	meta := metadata(projRoot)
+	mainDir := dir
+	if meta.main != "" {
+		mainDir = filepath.Join(dir, meta.main)
+	}
+	program := projRoot
+	if mainFile := l.first(mainDir, "Main.yaml", "Main.yml", "Main.json"); mainFile != "" {
+		program = l.read(mainFile)
+	}
+	l.p.document(program, false)
+	extra, _ := filepath.Glob(filepath.Join(mainDir, "*.cairn.yaml"))
+	sort.Strings(extra)
+	for _, f := range extra {
+		l.p.document(l.read(f), true)
+	}
+	return l.program(meta, mainDir, opts)
+}
+
+// Parse reads a program held in one file (a Pulumi.yaml with the program
+// inline) whose sources are src; relative paths are relative to the current
+// directory.
+func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagnostics) {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	l := &loader{dir: dir, files: map[string]*hcl.File{}}
+	root := l.parse(filename, src)
+	l.p.document(root, false)
+	return l.program(metadata(root), dir, opts)
+}
+
+// loader reads the files of a project.
+type loader struct {
+	dir   string
+	files map[string]*hcl.File
+	p     parser
+}
+
+// first returns the first of the names that exists in dir.
+func (l *loader) first(dir string, names ...string) string {
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// read reads and parses a file; its name in ranges is relative to the
+// project directory.
+func (l *loader) read(path string) *node {
+	name := path
+	if rel, err := filepath.Rel(l.dir, path); err == nil {
+		name = rel
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		l.p.diags = append(l.p.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
+		return nil
+	}
+	return l.parse(name, src)
+}
+
+func (l *loader) parse(name string, src []byte) *node {
+	s := newSource(name, src)
+	l.files[name] = &hcl.File{Bytes: src}
+	root, diags := parseDocument(s)
+	l.p.diags = append(l.p.diags, diags...)
+	return root
+}
+
+// metadata reads the project keys of Pulumi.yaml.
+func metadata(root *node) project {
+	var proj project
+	if root == nil || root.kind != yaml.MappingNode {
+		return proj
+	}
+	for _, kv := range root.pairs {
+		switch canonicalKey(kv.key.value, projectKeys) {
+		case "name":
+			proj.name, _ = stringLiteral(kv.value)
+		case "description":
+			proj.description, _ = stringLiteral(kv.value)
+		case "main":
+			proj.main, _ = stringLiteral(kv.value)
+		}
+	}
+	return proj
+}
+
+// program assembles the model.
+func (l *loader) program(meta project, mainDir string, opts Options) (*eval.Program, hcl.Diagnostics) {
+	l.p.implicitConfigs()
+	prog := &eval.Program{
+		Root:        &eval.Scope{Nodes: l.p.nodes, Resolver: newResolver(l.p.nodes), Dir: mainDir},
+		Project:     meta.name,
+		Description: meta.description,
+		RootDir:     l.dir,
+		Files:       l.files,
+		Schemas:     opts.Schemas,
+		Dialect:     dialect,
+	}
+	return prog, l.p.diags
+}
