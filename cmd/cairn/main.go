@@ -1,12 +1,215 @@
-// Command cairn is the Cairn command-line interface.
+// Command cairn is the Cairn command-line interface: it previews and applies
+// YAML and HCL stacks, manages stacks and their configuration, and serves
+// Cairn's providers as plugins.
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
-func main() {
-	fmt.Fprintln(os.Stderr, "cairn: not yet: the command-line interface is under construction")
-	os.Exit(1)
+// version is the Cairn version; release builds set it with -ldflags.
+var version = "0.1.0-dev"
+
+func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+
+// exitError carries an exit code with a message already shown to the user.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// run runs the CLI and returns its exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(interspersed(app, args))
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "error:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "error:", err)
+	return 1
+}
+
+// globalFlags are accepted before the command and after it.
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "run as if started in `DIR`"},
+		&cli.StringFlag{Name: "stack", Aliases: []string{"s"}, Usage: "the `NAME` of the stack to operate on (default: the selected stack)", EnvVars: []string{"CAIRN_STACK"}},
+		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour output: `auto|always|never` (NO_COLOR disables it)"},
+		&cli.BoolFlag{Name: "non-interactive", Usage: "never prompt, and draw no live progress"},
+	}
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	commands := []*cli.Command{
+		stackCommand(), configCommand(), previewCommand(), upCommand(), refreshCommand(), destroyCommand(),
+		importCommand(), stateCommand(), pluginCommand(), versionCommand(),
+	}
+	for _, c := range commands {
+		addGlobalFlags(c)
+	}
+	return &cli.App{
+		Name:  "cairn",
+		Usage: "desired-state infrastructure as code, for YAML and HCL stacks",
+		Description: `Cairn evaluates a project's YAML or HCL documents into a dependency graph,
+previews the difference with the stack's recorded state, and applies it through
+resource providers. Projects, stack configuration and state are compatible
+with Pulumi's.
+
+Environment:
+  CAIRN_HOME               where Cairn keeps plugins and the default state (~/.cairn)
+  CAIRN_BACKEND_URL        the state backend (default file://$CAIRN_HOME/state)
+  CAIRN_CONFIG_PASSPHRASE  the passphrase of stack secrets (PULUMI_CONFIG_PASSPHRASE works too)`,
+		Version:              version,
+		Flags:                globalFlags(),
+		Commands:             commands,
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		ExitErrHandler:       func(*cli.Context, error) {}, // run reports errors
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return &exitError{code: 2, msg: fmt.Sprintf("%v (see `cairn %s --help`)", err, c.Command.FullName())}
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(stderr, "error: unknown command %q; run `cairn --help` for the list\n", name)
+			os.Exit(2)
+		},
+	}
+}
+
+// addGlobalFlags gives a command (and its subcommands) the global flags, so
+// they may follow the command name.
+func addGlobalFlags(c *cli.Command) {
+	c.Flags = append(c.Flags, globalFlags()...)
+	if c.OnUsageError == nil {
+		c.OnUsageError = func(ctx *cli.Context, err error, _ bool) error {
+			return &exitError{code: 2, msg: fmt.Sprintf("%v (see `cairn %s --help`)", err, ctx.Command.FullName())}
+		}
+	}
+	for _, sub := range c.Subcommands {
+		addGlobalFlags(sub)
+	}
+}
+
+// global returns a global flag's value wherever on the command line it was
+// given, the innermost first.
+func global(c *cli.Context, name string) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(name) {
+			return ctx.String(name)
+		}
+	}
+	return c.String(name)
+}
+
+// globalBool is global for boolean flags.
+func globalBool(c *cli.Context, name string) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(name) {
+			return ctx.Bool(name)
+		}
+	}
+	return false
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print Cairn's version",
+		UsageText: "cairn version",
+		Action: func(c *cli.Context) error {
+			fmt.Fprintln(c.App.Writer, version)
+			return nil
+		},
+	}
+}
+
+// interspersed moves the flags that follow a command's positional arguments
+// before them ("config set KEY VALUE --secret"), which urfave/cli does not
+// accept on its own. Arguments after "--" are left alone.
+func interspersed(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	flags := app.Flags
+	cmds := app.Commands
+	i := 1
+	// Walk the command path, keeping any flags given along the way.
+	for i < len(args) {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			out = append(out, a)
+			if takesValue(flags, a) && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+			i++
+			continue
+		}
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		out = append(out, a)
+		flags, cmds = next.Flags, next.Subcommands
+		i++
+	}
+	var positional []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			positional = append(positional, args[i:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != "-":
+			out = append(out, a)
+			if takesValue(flags, a) && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+		default:
+			positional = append(positional, a)
+		}
+	}
+	return append(out, positional...)
+}
+
+// takesValue reports whether the flag token names a flag that takes a value
+// in the next argument.
+func takesValue(flags []cli.Flag, token string) bool {
+	if strings.Contains(token, "=") {
+		return false
+	}
+	name := strings.TrimLeft(token, "-")
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false
 }

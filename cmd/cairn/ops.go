@@ -1,0 +1,355 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/display"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/eval"
+)
+
+// opKind is an operation of the engine the CLI runs.
+type opKind string
+
+const (
+	opPreview opKind = "preview"
+	opUp      opKind = "update"
+	opRefresh opKind = "refresh"
+	opDestroy opKind = "destroy"
+	opImport  opKind = "import"
+)
+
+var (
+	yesFlag      = &cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "go ahead without asking (required off a terminal)"}
+	jsonFlag     = &cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the result as JSON, in the shape of `pulumi preview --json`"}
+	diffFlag     = &cli.BoolFlag{Name: "diff", Usage: "show every property of changed resources"}
+	expectFlag   = &cli.BoolFlag{Name: "expect-no-changes", Usage: "fail if anything would change"}
+	targetFlag   = &cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Usage: "operate only on the resource with this `URN` (globs * and **; repeatable)"}
+	targetDeps   = &cli.BoolFlag{Name: "target-dependents", Usage: "include the dependents of targeted resources"}
+	excludeFlag  = &cli.StringSliceFlag{Name: "exclude", Aliases: []string{"x"}, Usage: "leave the resource with this `URN` alone (globs; repeatable)"}
+	replaceFlag  = &cli.StringSliceFlag{Name: "replace", Usage: "replace the resource with this `URN` even if it has not changed (repeatable)"}
+	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once (default 4 × CPUs)"}
+	refreshFlag  = &cli.BoolFlag{Name: "refresh", Aliases: []string{"r"}, Usage: "refresh the state from the providers first"}
+	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
+	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
+	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
+)
+
+func previewCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "preview",
+		Usage: "show what an update would change, changing nothing",
+		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
+			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
+		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag},
+		Action: func(c *cli.Context) error { return operate(c, opPreview) },
+	}
+}
+
+func upCommand() *cli.Command {
+	return &cli.Command{
+		Name:    "up",
+		Aliases: []string{"update"},
+		Usage:   "create or update the stack's resources to match the program",
+		UsageText: "cairn up                 # preview, ask, apply (on a terminal)\ncairn up --yes           # apply without asking\n" +
+			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
+		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
+			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
+			continueFlag, secretsFlag, samesFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+		Action: func(c *cli.Context) error { return operate(c, opUp) },
+	}
+}
+
+func refreshCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "refresh",
+		Usage: "read every resource from its provider and record what exists",
+		UsageText: "cairn refresh --yes\ncairn refresh --preview-only --expect-no-changes   # drift check\n" +
+			"cairn refresh --clear-pending-creates --yes\ncairn refresh --import-pending-creates URN ID --yes",
+		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what changed without recording it"},
+			expectFlag, &cli.BoolFlag{Name: "clear-pending-creates", Usage: "forget creates an interrupted run left unfinished"},
+			&cli.StringSliceFlag{Name: "import-pending-creates", Usage: "adopt an interrupted create: pairs of `URN ID`"},
+			targetFlag, parallelFlag, jsonFlag, diffFlag, secretsFlag},
+		Action: func(c *cli.Context) error { return operate(c, opRefresh) },
+	}
+}
+
+func destroyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "destroy",
+		Usage:     "delete every resource of the stack",
+		UsageText: "cairn destroy --yes\ncairn destroy --target URN --target-dependents --yes",
+		Flags:     []cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what would be deleted"}, targetFlag, targetDeps, parallelFlag, jsonFlag, continueFlag},
+		Action:    func(c *cli.Context) error { return operate(c, opDestroy) },
+	}
+}
+
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "adopt an existing resource into the stack",
+		ArgsUsage: "TYPE NAME ID",
+		UsageText: "cairn import random:index/randomPet:RandomPet pet old-pet-name --yes",
+		Flags: []cli.Flag{yesFlag, &cli.StringFlag{Name: "parent", Usage: "the `URN` of the parent resource"},
+			&cli.StringFlag{Name: "provider", Usage: "the provider `REFERENCE` (urn::id) to import with"},
+			&cli.BoolFlag{Name: "protect", Value: true, Usage: "protect the imported resource (default true)"}, jsonFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 3 {
+				return &exitError{code: 2, msg: "`cairn import` needs a type, a name and an ID"}
+			}
+			return operate(c, opImport)
+		},
+	}
+}
+
+// operation is one operation of the CLI: its session, stack, secrets and options.
+type operation struct {
+	s       *session
+	c       *cli.Context
+	kind    opKind
+	ref     backend.StackRef
+	secrets secrets.Manager
+	opts    deploy.Options
+	// heldLock is released by a second Ctrl-C before exiting.
+	heldLock backend.Lock
+}
+
+func operate(c *cli.Context, kind opKind) error {
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	if err := s.useStack(kind == opPreview || kind == opUp); err != nil {
+		return err
+	}
+	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}
+	if err := r.prepare(); err != nil {
+		return err
+	}
+	ctx, stop := r.signals()
+	defer stop()
+	if kind == opPreview || (kind != opUp && c.Bool("preview-only")) {
+		return r.preview(ctx)
+	}
+	return r.apply(ctx)
+}
+
+// prepare loads the configuration and secrets and builds the engine options.
+func (r *operation) prepare() error {
+	cfg, err := r.s.stackConfig()
+	if err != nil {
+		return err
+	}
+	if r.secrets, err = r.s.secrets(cfg); err != nil {
+		return err
+	}
+	values, err := cfg.Values(r.secrets)
+	if err != nil {
+		return err
+	}
+	host, err := r.s.providerHost(r.secrets)
+	if err != nil {
+		return err
+	}
+	r.opts = deploy.Options{
+		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: host,
+		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
+		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
+		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
+		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
+	}
+	if pairs := r.c.StringSlice("import-pending-creates"); len(pairs) > 0 {
+		if len(pairs)%2 != 0 {
+			return &exitError{code: 2, msg: "--import-pending-creates takes pairs of URN and ID"}
+		}
+		r.opts.ImportPendingCreates = map[resource.URN]resource.ID{}
+		for i := 0; i < len(pairs); i += 2 {
+			r.opts.ImportPendingCreates[resource.URN(pairs[i])] = resource.ID(pairs[i+1])
+		}
+	}
+	if r.kind == opPreview || r.kind == opUp {
+		if r.opts.Program, err = r.s.program(host, values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// signals cancels the context on the first Ctrl-C (in-flight steps finish and
+// are recorded; providers are told to stop) and exits on the second.
+func (r *operation) signals() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(r.c.Context)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		n := 0
+		for range ch {
+			n++
+			if n == 1 {
+				fmt.Fprintln(r.s.stderr, "\nCancelling: in-flight operations will finish and be recorded; press Ctrl-C again to stop at once.")
+				cancel(errors.New("interrupted"))
+				continue
+			}
+			fmt.Fprintln(r.s.stderr, "Stopping at once: interrupted operations are recorded as pending.")
+			if l := r.heldLock; l != nil {
+				_ = l.Release()
+			}
+			os.Exit(130)
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// newDisplay makes the display of one engine run.
+func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
+	color, err := r.s.color()
+	if err != nil {
+		return nil, err
+	}
+	jsonOut, markdown := r.c.Bool("json"), r.c.Bool("markdown")
+	return display.New(display.Options{
+		Out: r.s.stdout, Interactive: r.s.interactive() && !jsonOut && !markdown, Color: color,
+		ShowDiffs: r.c.Bool("diff"), ShowSames: r.c.Bool("show-sames"), ShowSecrets: r.c.Bool("show-secrets"),
+		JSON: jsonOut, Markdown: markdown, Operation: op, Stack: r.s.stack, Project: r.s.project.Name,
+	}), nil
+}
+
+// engine runs the operation's engine entry point with a display.
+func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *deploy.Snapshot, journal deploy.Journal) (*deploy.Result, error) {
+	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
+		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
+	if dry {
+		op = display.OperationPreview
+		if kind == opRefresh {
+			op = display.OperationRefresh
+		}
+	}
+	d, err := r.newDisplay(op)
+	if err != nil {
+		return nil, err
+	}
+	opts := r.opts
+	opts.DryRun, opts.Journal, opts.Events = dry, journal, d.Handle
+	var res *deploy.Result
+	switch kind {
+	case opPreview, opUp:
+		res, err = deploy.Update(ctx, opts, base)
+	case opRefresh:
+		res, err = deploy.Refresh(ctx, opts, base)
+	case opDestroy:
+		res, err = deploy.Destroy(ctx, opts, base)
+	case opImport:
+		args := r.c.Args()
+		res, err = deploy.Import(ctx, opts, base, []deploy.ImportSpec{{Type: args.Get(0), Name: args.Get(1), ID: resource.ID(args.Get(2)),
+			Parent: resource.URN(r.c.String("parent")), Provider: r.c.String("provider"), Protect: r.c.Bool("protect")}})
+	}
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return res, err
+}
+
+// preview runs an operation without changing anything.
+func (r *operation) preview(ctx context.Context) error {
+	base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
+	if err != nil {
+		return err
+	}
+	kind := r.kind
+	if kind == opPreview && r.c.Bool("refresh") {
+		res, err := r.engine(ctx, opRefresh, true, base, nil)
+		if err != nil {
+			return r.failure(opRefresh, err)
+		}
+		base = res.Snapshot
+	}
+	if kind == opPreview {
+		kind = opUp
+	}
+	_, err = r.engine(ctx, kind, true, base, nil)
+	return r.failure(opPreview, err)
+}
+
+// apply runs an operation that changes the stack, under its lock.
+func (r *operation) apply(ctx context.Context) error {
+	if !r.c.Bool("yes") && !r.s.interactive() {
+		return &exitError{code: 1, msg: fmt.Sprintf("`cairn %s` would change the stack and needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", r.c.Command.Name)}
+	}
+	lock, err := r.s.backend.Lock(ctx, r.ref)
+	if err != nil {
+		return err
+	}
+	r.heldLock = lock
+	defer lock.Release()
+
+	if r.kind == opUp && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
+		if err := r.applyOne(ctx, lock, opRefresh); err != nil {
+			return err
+		}
+	}
+	if !r.c.Bool("yes") {
+		// On a terminal: show the preview, then ask.
+		if !r.c.Bool("skip-preview") {
+			base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
+			if err != nil {
+				return err
+			}
+			if _, err := r.engine(ctx, r.kind, true, base, nil); err != nil {
+				return r.failure(opPreview, err)
+			}
+		}
+		if err := r.s.confirm(r.c, fmt.Sprintf("Perform this %s on stack %q?", r.kind, r.s.stack)); err != nil {
+			return err
+		}
+	}
+	return r.applyOne(ctx, lock, r.kind)
+}
+
+// applyOne runs one engine operation as one backend operation: its journal,
+// then the state written by Finish.
+func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind) error {
+	bk := map[opKind]backend.OperationKind{opUp: backend.KindUpdate, opRefresh: backend.KindRefresh,
+		opDestroy: backend.KindDestroy, opImport: backend.KindImport}[kind]
+	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: bk, Message: r.c.String("message"), Secrets: r.secrets})
+	if err != nil {
+		return err
+	}
+	res, runErr := r.engine(ctx, kind, false, op.Base(), op.Journal())
+	var snap *deploy.Snapshot
+	sum := backend.Summary{Err: runErr}
+	if res != nil {
+		snap, sum.Changes = res.Snapshot, res.Changes
+	}
+	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
+		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))
+	}
+	return r.failure(kind, runErr)
+}
+
+// failure turns an engine error into what the user reads: program
+// diagnostics rendered with their sources; step failures (already shown by
+// the display) summed up.
+func (r *operation) failure(kind opKind, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *eval.DiagnosticsError
+	if errors.As(err, &de) && len(de.Diags) > 0 {
+		color, _ := r.s.color()
+		w := hclDiagnosticWriter(r.s.stderr, de, color)
+		_ = w.WriteDiagnostics(de.Diags)
+		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
+	}
+	return &exitError{code: 1, msg: fmt.Sprintf("%s failed: %v", kind, err)}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/local"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/workspace"
+)
+
+// session is what one command invocation works with: the project, the stack,
+// the backend, and how to talk to the user.
+type session struct {
+	c       *cli.Context
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	home    string
+	cwd     string
+	project *workspace.Project
+	backend backend.Backend
+	// stack is the stack the command operates on; set by useStack.
+	stack string
+}
+
+// newSession finds CAIRN_HOME, the project (when needProject) and opens the
+// backend.
+func newSession(c *cli.Context, needProject bool) (*session, error) {
+	s := &session{c: c, stdin: c.App.Reader, stdout: c.App.Writer, stderr: c.App.ErrWriter}
+	s.home = os.Getenv("CAIRN_HOME")
+	if s.home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find a home directory for Cairn's files; set CAIRN_HOME: %w", err)
+		}
+		s.home = filepath.Join(h, ".cairn")
+	}
+	s.cwd = global(c, "cwd")
+	if s.cwd == "" {
+		s.cwd = "."
+	}
+	if info, err := os.Stat(s.cwd); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("--cwd %s is not a directory", s.cwd)
+	}
+	if needProject {
+		p, err := workspace.LoadProject(s.cwd)
+		if err != nil {
+			return nil, err
+		}
+		s.project = p
+	}
+	url := os.Getenv("CAIRN_BACKEND_URL")
+	if url == "" {
+		url = "file://" + filepath.Join(s.home, "state")
+	}
+	if !strings.HasPrefix(url, "file://") {
+		return nil, fmt.Errorf("backend %q is not supported; use a file:// URL (CAIRN_BACKEND_URL)", url)
+	}
+	b, err := local.Open(url, local.Options{Warn: s.warn, EngineVersion: version})
+	if err != nil {
+		return nil, err
+	}
+	s.backend = b
+	return s, nil
+}
+
+func (s *session) warn(msg string) { fmt.Fprintln(s.stderr, "warning:", msg) }
+
+// interactive reports whether the user can be asked questions: stdin and
+// stdout are terminals and --non-interactive was not given.
+func (s *session) interactive() bool {
+	return !globalBool(s.c, "non-interactive") && isTerminal(s.stdin) && isTerminal(s.stdout)
+}
+
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// color decides whether to colour output: --color, then NO_COLOR, then
+// whether stdout is a terminal.
+func (s *session) color() (bool, error) {
+	switch c := global(s.c, "color"); c {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+		return os.Getenv("NO_COLOR") == "" && isTerminal(s.stdout), nil
+	default:
+		return false, fmt.Errorf("--color %q: use auto, always or never", c)
+	}
+}
+
+// ref names a stack of the session's project.
+func (s *session) ref(stack string) backend.StackRef {
+	return backend.StackRef{Project: s.project.Name, Name: workspace.StackFileName(stack)}
+}
+
+// useStack resolves the stack the command works on: --stack, else the
+// project's selected stack. With create, a stack that does not exist is
+// created (and said so); otherwise it must exist.
+func (s *session) useStack(create bool) error {
+	name := global(s.c, "stack")
+	if name == "" {
+		sel, err := workspace.SelectedStack(s.home, s.project)
+		if err != nil {
+			return err
+		}
+		if sel == "" {
+			return errors.New("no stack is selected; run `cairn stack init <name>` or `cairn stack select <name>`, or pass --stack")
+		}
+		name = sel
+	}
+	ref := s.ref(name)
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	exists, err := s.stackExists(ref)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if !create || global(s.c, "stack") == "" {
+			return fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s`", ref.Name, ref.Project, ref.Name)
+		}
+		if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.stderr, "Created stack %q\n", ref.Name)
+		if sel, _ := workspace.SelectedStack(s.home, s.project); sel == "" {
+			if err := workspace.SelectStack(s.home, s.project, ref.Name); err != nil {
+				return err
+			}
+		}
+	}
+	s.stack = ref.Name
+	return nil
+}
+
+func (s *session) stackExists(ref backend.StackRef) (bool, error) {
+	stacks, err := s.backend.ListStacks(s.c.Context, ref.Project)
+	if err != nil {
+		return false, err
+	}
+	for _, st := range stacks {
+		if st.Ref == ref {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// stackConfig reads the selected stack's configuration file.
+func (s *session) stackConfig() (*workspace.StackConfig, error) {
+	return workspace.LoadStackConfig(s.project, s.stack)
+}
+
+// passphrase returns the secrets passphrase from the environment, or asks for
+// it on a terminal.
+func (s *session) passphrase() (string, error) {
+	for _, v := range []string{"CAIRN_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE"} {
+		if p, ok := os.LookupEnv(v); ok {
+			return p, nil
+		}
+	}
+	for _, v := range []string{"CAIRN_CONFIG_PASSPHRASE_FILE", "PULUMI_CONFIG_PASSPHRASE_FILE"} {
+		if f := os.Getenv(v); f != "" {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", v, err)
+			}
+			return strings.TrimRight(string(data), "\r\n"), nil
+		}
+	}
+	if !s.interactive() {
+		return "", errors.New("the stack's secrets need a passphrase: set CAIRN_CONFIG_PASSPHRASE (an empty value is allowed)")
+	}
+	fmt.Fprint(s.stderr, "Enter the passphrase of the stack's secrets: ")
+	p, err := term.ReadPassword(int(s.stdin.(*os.File).Fd()))
+	fmt.Fprintln(s.stderr)
+	return string(p), err
+}
+
+// secrets returns the stack's secrets manager, creating its salt (stored as
+// encryptionsalt in the stack's configuration file) on first use.
+func (s *session) secrets(cfg *workspace.StackConfig) (secrets.Manager, error) {
+	if cfg.SecretsProvider != "" && cfg.SecretsProvider != secrets.PassphraseType {
+		return nil, fmt.Errorf("the stack uses the secrets provider %q; Cairn supports passphrase secrets only", cfg.SecretsProvider)
+	}
+	pass, err := s.passphrase()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.EncryptionSalt != "" {
+		return secrets.NewPassphraseManager(pass, cfg.EncryptionSalt)
+	}
+	m, err := secrets.GeneratePassphraseManager(pass)
+	if err != nil {
+		return nil, err
+	}
+	cfg.EncryptionSalt = m.Salt()
+	if err := cfg.Save(); err != nil {
+		return nil, fmt.Errorf("saving the stack's encryption salt: %w", err)
+	}
+	return m, nil
+}

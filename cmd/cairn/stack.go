@@ -1,0 +1,492 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/display"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/engine/workspace"
+)
+
+func stackCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "stack",
+		Usage: "create, select, list, remove and inspect stacks",
+		Description: `A stack is one instance of the project (dev, prod, ...) with its own
+configuration (Pulumi.<stack>.yaml) and state.`,
+		Subcommands: []*cli.Command{
+			{
+				Name: "init", Usage: "create a stack and select it", ArgsUsage: "NAME",
+				UsageText: "cairn stack init dev",
+				Action:    stackInit,
+			},
+			{
+				Name: "select", Usage: "select the stack that commands operate on", ArgsUsage: "NAME",
+				UsageText: "cairn stack select prod",
+				Action:    stackSelect,
+			},
+			{
+				Name: "ls", Usage: "list the project's stacks", UsageText: "cairn stack ls [--all]",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list the stacks of every project"}},
+				Action: stackLs,
+			},
+			{
+				Name: "rm", Usage: "remove a stack and its state", ArgsUsage: "[NAME]",
+				UsageText: "cairn stack rm dev --yes\ncairn stack rm dev --yes --force   # forget resources it still manages",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
+					&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "remove the stack even if it still has resources"},
+					&cli.BoolFlag{Name: "preserve-config", Usage: "keep Pulumi.<stack>.yaml"},
+				},
+				Action: stackRm,
+			},
+			{
+				Name: "history", Usage: "show the stack's operations, newest first", UsageText: "cairn stack history [--json]",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print JSON"}},
+				Action: stackHistory,
+			},
+			{
+				Name: "unlock", Usage: "break the stack's lock (when the process holding it is gone)",
+				UsageText: "cairn stack unlock",
+				Action:    stackUnlock,
+			},
+			{
+				Name: "output", Usage: "show the stack's outputs", ArgsUsage: "[NAME]",
+				UsageText: "cairn stack output\ncairn stack output url\ncairn stack output --json --show-secrets",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print JSON"},
+					&cli.BoolFlag{Name: "show-secrets", Usage: "show secret outputs in plaintext"},
+				},
+				Action: stackOutput,
+			},
+			{
+				Name: "export", Usage: "print the stack's state as a Pulumi-compatible deployment",
+				UsageText: "cairn stack export --file state.json",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "file", Usage: "write to `FILE` instead of stdout"},
+					&cli.BoolFlag{Name: "show-secrets", Usage: "write secrets in plaintext"},
+				},
+				Action: stackExport,
+			},
+			{
+				Name: "import", Usage: "replace the stack's state with a deployment (from `pulumi stack export` or `cairn stack export`)",
+				UsageText: "cairn stack import --file state.json",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "file", Usage: "read from `FILE` instead of stdin"},
+					&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "import a state that fails the integrity checks"},
+				},
+				Action: stackImport,
+			},
+			{
+				Name: "graph", Usage: "print the stack's dependency graph", ArgsUsage: "[FILE]",
+				UsageText: "cairn stack graph > graph.dot\ncairn stack graph --format mermaid",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` or mermaid"}},
+				Action:    stackGraph,
+			},
+		},
+	}
+}
+
+// oneArg returns the single positional argument, or fails with usage.
+func oneArg(c *cli.Context, what string) (string, error) {
+	if c.NArg() != 1 {
+		return "", &exitError{code: 2, msg: fmt.Sprintf("`cairn %s` needs exactly one %s", c.Command.FullName(), what)}
+	}
+	return c.Args().First(), nil
+}
+
+func stackInit(c *cli.Context) error {
+	name, err := oneArg(c, "stack name")
+	if err != nil {
+		return err
+	}
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	ref := s.ref(name)
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	if err := s.backend.CreateStack(c.Context, ref); err != nil {
+		if errors.Is(err, backend.ErrStackExists) {
+			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", name, name)
+		}
+		return err
+	}
+	if err := workspace.SelectStack(s.home, s.project, ref.Name); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.stdout, "Created stack %q\n", ref.Name)
+	return nil
+}
+
+func stackSelect(c *cli.Context) error {
+	name, err := oneArg(c, "stack name")
+	if err != nil {
+		return err
+	}
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	ref := s.ref(name)
+	if ok, err := s.stackExists(ref); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s`", name, ref.Project, name)
+		}
+		return err
+	}
+	return workspace.SelectStack(s.home, s.project, ref.Name)
+}
+
+func stackLs(c *cli.Context) error {
+	all := c.Bool("all")
+	s, err := newSession(c, !all)
+	if err != nil {
+		return err
+	}
+	project, selected := "", ""
+	if !all {
+		project = s.project.Name
+		selected, _ = workspace.SelectedStack(s.home, s.project)
+	}
+	stacks, err := s.backend.ListStacks(c.Context, project)
+	if err != nil {
+		return err
+	}
+	if len(stacks) == 0 {
+		fmt.Fprintln(s.stdout, "No stacks; create one with `cairn stack init <name>`.")
+		return nil
+	}
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tLAST UPDATE\tRESOURCES\tLOCKED")
+	for _, st := range stacks {
+		name := st.Ref.Name
+		if all {
+			name = st.Ref.String()
+		}
+		if st.Ref.Name == selected {
+			name += "*"
+		}
+		last := "never"
+		if !st.LastUpdate.IsZero() {
+			last = ago(time.Since(st.LastUpdate))
+		}
+		locked := "no"
+		if st.Lock != nil {
+			locked = fmt.Sprintf("pid %d on %s", st.Lock.Pid, st.Lock.Hostname)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", name, last, st.Resources, locked)
+	}
+	return w.Flush()
+}
+
+// ago renders a duration for humans.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d hours ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+}
+
+func stackRm(c *cli.Context) error {
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	name := c.Args().First()
+	if name == "" {
+		if err := s.useStack(false); err != nil {
+			return err
+		}
+		name = s.stack
+	}
+	ref := s.ref(name)
+	if err := s.confirm(c, fmt.Sprintf("This removes stack %q and its state.", ref.Name)); err != nil {
+		return err
+	}
+	if err := s.backend.RemoveStack(c.Context, ref, c.Bool("force")); err != nil {
+		if errors.Is(err, backend.ErrStackNotFound) {
+			return fmt.Errorf("stack %q does not exist in project %s", ref.Name, ref.Project)
+		}
+		return err
+	}
+	if !c.Bool("preserve-config") {
+		if err := os.Remove(s.project.StackConfigPath(ref.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if sel, _ := workspace.SelectedStack(s.home, s.project); sel == ref.Name {
+		if err := workspace.SelectStack(s.home, s.project, ""); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(s.stdout, "Stack %q has been removed.\n", ref.Name)
+	return nil
+}
+
+// confirm asks the user to go ahead unless --yes: on a terminal it asks; off
+// one it refuses with a message saying to pass --yes.
+func (s *session) confirm(c *cli.Context, what string) error {
+	if c.Bool("yes") {
+		return nil
+	}
+	if !s.interactive() {
+		return &exitError{code: 1, msg: fmt.Sprintf("`cairn %s` needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", c.Command.FullName())}
+	}
+	fmt.Fprintf(s.stderr, "%s Do you want to go ahead? [y/N] ", what)
+	var answer string
+	fmt.Fscanln(s.stdin, &answer)
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return &exitError{code: 1, msg: "cancelled"}
+	}
+	return nil
+}
+
+func stackHistory(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	recs, err := s.backend.History(c.Context, s.ref(s.stack))
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(s.stdout, recs)
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(s.stdout, "The stack has no history yet.")
+		return nil
+	}
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "VERSION\tKIND\tSTART\tDURATION\tRESULT\tCHANGES")
+	for _, r := range recs {
+		start := time.Unix(r.StartTime, 0)
+		dur := time.Duration(r.EndTime-r.StartTime) * time.Second
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\n", r.Version, r.Kind, start.Format("2006-01-02 15:04:05"), dur, r.Result, changeText(r.ResourceChanges))
+	}
+	return w.Flush()
+}
+
+// changeText renders counts by kind: "2 created, 1 updated".
+func changeText(m map[string]int) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func stackUnlock(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	info, err := s.backend.Unlock(c.Context, s.ref(s.stack))
+	if err != nil {
+		return err
+	}
+	if info == nil {
+		fmt.Fprintf(s.stdout, "Stack %q was not locked.\n", s.stack)
+	} else {
+		fmt.Fprintf(s.stdout, "Broke the lock of stack %q held by %s.\n", s.stack, info)
+	}
+	return nil
+}
+
+func stackOutput(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	show := c.Bool("show-secrets")
+	cfg, err := s.stackConfig()
+	if err != nil {
+		return err
+	}
+	sm, err := s.secrets(cfg)
+	if err != nil {
+		return err
+	}
+	outs, err := s.backend.Outputs(c.Context, s.ref(s.stack), sm)
+	if err != nil {
+		return err
+	}
+	plain := func(v resource.Value) any {
+		if !show && v.ContainsSecrets() {
+			return "[secret]"
+		}
+		return v.ToGo()
+	}
+	if name := c.Args().First(); name != "" {
+		v, ok := outs[name]
+		if !ok {
+			return fmt.Errorf("the stack has no output %q; it has: %s", name, strings.Join(outs.SortedKeys(), ", "))
+		}
+		if c.Bool("json") {
+			return writeJSON(s.stdout, plain(v))
+		}
+		fmt.Fprintln(s.stdout, outputText(plain(v)))
+		return nil
+	}
+	if c.Bool("json") {
+		m := map[string]any{}
+		for k, v := range outs {
+			m[k] = plain(v)
+		}
+		return writeJSON(s.stdout, m)
+	}
+	fmt.Fprintf(s.stdout, "Current stack outputs (%d):\n", len(outs))
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 4, ' ', 0)
+	fmt.Fprintln(w, "    OUTPUT\tVALUE")
+	for _, k := range outs.SortedKeys() {
+		fmt.Fprintf(w, "    %s\t%s\n", k, outputText(plain(outs[k])))
+	}
+	return w.Flush()
+}
+
+// outputText renders an output: strings as they are, the rest as JSON.
+func outputText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func stackExport(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	opts := backend.ExportOptions{ShowSecrets: c.Bool("show-secrets")}
+	if opts.ShowSecrets {
+		cfg, err := s.stackConfig()
+		if err != nil {
+			return err
+		}
+		if opts.Secrets, err = s.secrets(cfg); err != nil {
+			return err
+		}
+	}
+	dep, err := s.backend.Export(c.Context, s.ref(s.stack), opts)
+	if err != nil {
+		return err
+	}
+	out := s.stdout
+	if f := c.String("file"); f != "" {
+		file, err := os.Create(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		out = file
+	}
+	return writeJSON(out, dep)
+}
+
+func stackImport(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	in := s.stdin
+	if f := c.String("file"); f != "" {
+		file, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		in = file
+	}
+	var dep state.UntypedDeployment
+	if err := json.NewDecoder(in).Decode(&dep); err != nil {
+		return fmt.Errorf("the deployment to import is not valid JSON: %w", err)
+	}
+	cfg, err := s.stackConfig()
+	if err != nil {
+		return err
+	}
+	sm, err := s.secrets(cfg)
+	if err != nil {
+		return err
+	}
+	if err := s.backend.Import(c.Context, s.ref(s.stack), &dep, backend.ImportOptions{Secrets: sm, Force: c.Bool("force")}); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.stdout, "Imported the state of stack %q.\n", s.stack)
+	return nil
+}
+
+func stackGraph(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	write := map[string]func(io.Writer, *deploy.Snapshot) error{"dot": display.WriteDOT, "mermaid": display.WriteMermaid}[c.String("format")]
+	if write == nil {
+		return &exitError{code: 2, msg: fmt.Sprintf("--format %q: use dot or mermaid", c.String("format"))}
+	}
+	cfg, err := s.stackConfig()
+	if err != nil {
+		return err
+	}
+	sm, err := s.secrets(cfg)
+	if err != nil {
+		return err
+	}
+	snap, err := s.backend.Snapshot(c.Context, s.ref(s.stack), sm)
+	if err != nil {
+		return err
+	}
+	out := s.stdout
+	if f := c.Args().First(); f != "" {
+		file, err := os.Create(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		out = file
+	}
+	return write(out, snap)
+}
