@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test build vet fmt bench
+.PHONY: test build vet fmt bench demo
 
 # test runs the whole suite: formatting, vet and every test.
 test: fmt vet
@@ -16,6 +16,10 @@ fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# demo runs the main job: an up of the quickstart example on the local backend.
-demo:
-	$(GO) run ./cmd/cairn version
+# demo runs the main job: an up of the quickstart example on the local
+# backend in .cairn/, then shows the stack's outputs. Run it again to see a
+# no-change update.
+DEMO_ENV = CAIRN_HOME=$(CURDIR)/.cairn CAIRN_CONFIG_PASSPHRASE=demo
+demo: build
+	cd examples/quickstart-yaml && $(DEMO_ENV) ../../bin/cairn up --stack dev --yes
+	cd examples/quickstart-yaml && $(DEMO_ENV) ../../bin/cairn stack output --stack dev

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/plugins/host"
 )
 
 // opKind is an operation of the engine the CLI runs.
@@ -121,6 +122,8 @@ type operation struct {
 	ref     backend.StackRef
 	secrets secrets.Manager
 	opts    deploy.Options
+	host    *host.Resolver
+	relay   diagRelay
 	// heldLock is released by a second Ctrl-C before exiting.
 	heldLock backend.Lock
 }
@@ -134,6 +137,7 @@ func operate(c *cli.Context, kind opKind) error {
 		return err
 	}
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}
+	defer r.close()
 	if err := r.prepare(); err != nil {
 		return err
 	}
@@ -158,12 +162,9 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
-	host, err := r.s.providerHost(r.secrets)
-	if err != nil {
-		return err
-	}
+	r.host = r.s.providerHost(r.secrets, &r.relay)
 	r.opts = deploy.Options{
-		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: host,
+		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
@@ -179,11 +180,18 @@ func (r *operation) prepare() error {
 		}
 	}
 	if r.kind == opPreview || r.kind == opUp {
-		if r.opts.Program, err = r.s.program(host, values); err != nil {
+		if r.opts.Program, err = r.s.program(r.host, &r.relay); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// close stops the plugins the operation started.
+func (r *operation) close() {
+	if r.host != nil {
+		_ = r.host.Close()
+	}
 }
 
 // signals cancels the context on the first Ctrl-C (in-flight steps finish and
@@ -241,6 +249,8 @@ func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *dep
 	}
 	opts := r.opts
 	opts.DryRun, opts.Journal, opts.Events = dry, journal, d.Handle
+	r.relay.set(d.Handle)
+	defer r.relay.set(nil)
 	var res *deploy.Result
 	switch kind {
 	case opPreview, opUp:

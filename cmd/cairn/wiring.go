@@ -1,37 +1,145 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/lang/yaml"
+	"github.com/cairn-iac/cairn/plugins/builtin"
+	"github.com/cairn-iac/cairn/plugins/command"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/langhost"
+	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/plugins/random"
 )
+
+// builtins are the providers compiled into Cairn; stacks serves stack
+// references (nil outside a project).
+func builtins(stacks builtin.StackReader) provider.Factories {
+	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory()}
+}
+
+// isolated lists the packages whose built-in providers run as plugin
+// processes: CAIRN_ISOLATE_PROVIDERS, comma-separated, "*" for all.
+func isolated() []string {
+	var out []string
+	for _, p := range strings.Split(os.Getenv("CAIRN_ISOLATE_PROVIDERS"), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// diagRelay forwards what plugins and programs log to the display of the
+// engine run under way.
+type diagRelay struct {
+	mu sync.Mutex
+	to func(deploy.Event)
+}
+
+func (r *diagRelay) set(to func(deploy.Event)) {
+	r.mu.Lock()
+	r.to = to
+	r.mu.Unlock()
+}
+
+func (r *diagRelay) diag(e deploy.DiagEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.to != nil {
+		r.to(e)
+	}
+}
 
 // providerHost resolves packages to providers: the project's pinned plugins,
 // then the built-in providers, then plugins found on disk.
-func (s *session) providerHost(sm secrets.Manager) (provider.Host, error) {
-	return provider.Factories{}, nil
+func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resolver {
+	o := host.Options{Log: pluginLog(s.stderr)}
+	if s.project != nil {
+		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
+	}
+	var project []workspace.PluginRef
+	if s.project != nil {
+		project = s.project.Plugins.Providers
+	}
+	return host.NewResolver(host.ResolverOptions{
+		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
+		Dirs: locate.DefaultDirs(), Isolate: isolated(), Diag: relay.diag,
+	})
 }
 
-// program loads the project's program for its runtime.
-func (s *session) program(host provider.Host, config map[string]resource.Value) (deploy.Program, error) {
-	schemas := eval.ProviderSchemas(host)
-	switch s.project.Runtime {
+// pluginLog shows what plugins print on stderr at warning level and above.
+func pluginLog(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// stackReader reads the outputs of the backend's other stacks for stack
+// references.
+type stackReader struct {
+	s  *session
+	sm secrets.Manager
+}
+
+func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.Map, error) {
+	parts := strings.Split(name, "/")
+	ref := backend.StackRef{Name: parts[len(parts)-1]}
+	if r.s.project != nil {
+		ref.Project = r.s.project.Name
+	}
+	if len(parts) > 1 {
+		ref.Project = parts[len(parts)-2]
+	}
+	ok, err := r.s.stackExists(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: %s (the local backend has no stack %s)", builtin.ErrStackNotFound, name, ref)
+	}
+	return r.s.backend.Outputs(ctx, ref, r.sm)
+}
+
+// program loads the project's program for its runtime: YAML in-process, any
+// other runtime through its Pulumi language host.
+func (s *session) program(h provider.Host, relay *diagRelay) (deploy.Program, error) {
+	schemas := eval.ProviderSchemas(h)
+	p := s.project
+	switch p.Runtime {
 	case "yaml":
-		prog, diags := yaml.Load(s.project.Dir, yaml.Options{Schemas: schemas})
+		prog, diags := yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 		if diags.HasErrors() {
 			return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
 		}
+		prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(prog, d)) }
 		return prog, nil
 	}
-	return nil, fmt.Errorf("runtime %q is not supported yet", s.project.Runtime)
+	return &langhost.Program{
+		Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
+		Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag,
+	}, nil
+}
+
+// warningEvent renders a program warning, with its source snippet, as an
+// engine diagnostic.
+func warningEvent(p *eval.Program, d *hcl.Diagnostic) deploy.DiagEvent {
+	var b strings.Builder
+	_ = hcl.NewDiagnosticTextWriter(&b, p.Files, 100, false).WriteDiagnostic(d)
+	return deploy.DiagEvent{Severity: deploy.SeverityWarning, Message: strings.TrimSpace(b.String())}
 }
 
 func filesOf(p *eval.Program) map[string]*hcl.File {
@@ -45,4 +153,3 @@ func filesOf(p *eval.Program) map[string]*hcl.File {
 func hclDiagnosticWriter(w io.Writer, de *eval.DiagnosticsError, color bool) hcl.DiagnosticWriter {
 	return hcl.NewDiagnosticTextWriter(w, de.Files, 100, color)
 }
-
