@@ -175,4 +175,3 @@ func configList(c *cli.Context) error {
 	}
 	return w.Flush()
 }
-
