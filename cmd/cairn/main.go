@@ -16,7 +16,12 @@ import (
 // version is the Cairn version; release builds set it with -ldflags.
 var version = "0.1.0-dev"
 
-func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	stop := startProfile()
+	code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
 
 // exitError carries an exit code with a message already shown to the user.
 type exitError struct {

@@ -139,6 +139,9 @@ func operate(c *cli.Context, kind opKind) error {
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}
 	defer r.close()
 	if err := r.prepare(); err != nil {
+		if de := (*eval.DiagnosticsError)(nil); errors.As(err, &de) {
+			return r.failure(kind, err)
+		}
 		return err
 	}
 	ctx, stop := r.signals()
@@ -180,7 +183,7 @@ func (r *operation) prepare() error {
 		}
 	}
 	if r.kind == opPreview || r.kind == opUp {
-		if r.opts.Program, err = r.s.program(r.host, &r.relay); err != nil {
+		if r.opts.Program, err = r.s.program(r.c.Context, r.host, values, &r.relay); err != nil {
 			return err
 		}
 	}

@@ -116,12 +116,17 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 
 // program loads the project's program for its runtime: YAML in-process, any
 // other runtime through its Pulumi language host.
-func (s *session) program(h provider.Host, relay *diagRelay) (deploy.Program, error) {
+// A YAML program is checked first, so that its errors show before anything
+// runs.
+func (s *session) program(ctx context.Context, h provider.Host, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
 	schemas := eval.ProviderSchemas(h)
 	p := s.project
 	switch p.Runtime {
 	case "yaml":
 		prog, diags := yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
+		if !diags.HasErrors() {
+			diags = append(diags, prog.Check(ctx, p.Name, config)...)
+		}
 		if diags.HasErrors() {
 			return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
 		}
