@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -86,13 +87,14 @@ func (d *deployment) runDeletes(ctx context.Context, victims []*resource.State) 
 
 // deleteSteps makes the step for each victim, checking protection. Resources
 // the stack does not own (external reads, retainOnDelete, or deletedWith a
-// resource deleted too) only leave the state.
+// resource deleted too) only leave the state; forgotten ones are discarded.
 func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State) (map[*resource.State]*step, error) {
 	d.mu.Lock()
 	cbr := map[*resource.State]bool{}
 	for _, o := range d.cbrOlds {
 		cbr[o] = true
 	}
+	forgotten := maps.Clone(d.forgotten)
 	d.mu.Unlock()
 	deleting := map[resource.URN]bool{}
 	for _, r := range victims {
@@ -107,10 +109,12 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 			s.op, s.logical = OpDeleteReplaced, false
 		case r.PendingReplacement || d.wasDeletedAhead(r.URN):
 			s.op, s.logical = OpRemovePendingReplace, false
+		case forgotten[r.URN] && !r.Delete:
+			s.op = OpDiscard
 		case r.Protect && !r.Delete:
 			protected = append(protected, string(r.URN))
 		}
-		if r.Custom && !resource.IsProviderType(r.Type) && s.op != OpRemovePendingReplace {
+		if r.Custom && !resource.IsProviderType(r.Type) && s.op != OpRemovePendingReplace && s.op != OpDiscard {
 			if r.External || r.RetainOnDelete || (r.DeletedWith != "" && deleting[r.DeletedWith]) {
 				s.skipDelete = true
 			} else {

@@ -30,6 +30,15 @@ type deployment struct {
 	// reports instead of checking them against the program's.
 	adoptImports bool
 
+	seedMu    sync.Mutex
+	seedState Seeds // zero until the first seed is derived
+
+	serveMu   sync.Mutex // the monitor served for components
+	served    bool
+	serveAddr string
+	serveStop func()
+	serveErr  error
+
 	mu         sync.Mutex
 	records    map[resource.URN]*record
 	claimed    map[resource.URN]resource.URN // base URN → URN of the resource that took it over
@@ -37,6 +46,7 @@ type deployment struct {
 	dbrDeleted map[resource.URN]bool         // deleted ahead of their replacement
 	cbrOlds    []*resource.State             // replaced originals awaiting deletion
 	skipped    map[resource.URN]bool         // creates skipped because untargeted
+	forgotten  map[resource.URN]bool         // to leave the state without being deleted
 	failed     map[resource.URN]bool
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
@@ -121,6 +131,7 @@ func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) 
 		replaced:   map[resource.URN]bool{},
 		dbrDeleted: map[resource.URN]bool{},
 		skipped:    map[resource.URN]bool{},
+		forgotten:  map[resource.URN]bool{},
 		failed:     map[resource.URN]bool{},
 		defaults:   map[string]*defaultProvider{},
 		changes:    map[Op]int{},
@@ -131,6 +142,7 @@ func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) 
 			d.olds[r.URN] = r
 		}
 	}
+	opts.emit(PreludeEvent{Preview: opts.DryRun, Config: opts.Config})
 	return d, nil
 }
 
@@ -171,6 +183,7 @@ func (d *deployment) isCancelled() bool {
 
 // finish closes providers, emits the summary and builds the result.
 func (d *deployment) finish(err error) (*Result, error) {
+	d.stopServing()
 	d.reg.close()
 	if err == nil {
 		d.mu.Lock()

@@ -21,7 +21,7 @@ const (
 	OpRead                 Op = "read"
 	OpReadReplacement      Op = "read-replacement"
 	OpRefresh              Op = "refresh"
-	OpDiscard              Op = "discard"
+	OpDiscard              Op = "discard" // leaves the state, its provider not called (Monitor.Forget)
 	OpRemovePendingReplace Op = "remove-pending-replace"
 	OpImport               Op = "import"
 	OpImportReplacement    Op = "import-replacement"
@@ -65,9 +65,12 @@ type StepEvent struct {
 	Diffs        []string
 	DetailedDiff resource.DetailedDiff
 	Logical      bool // the step is the logical op the user sees (not a half of a replace)
-	Preview      bool
-	Error        string
-	Duration     time.Duration
+	// Outcome is, for a finished refresh, what it found: same, update, or
+	// delete when the resource is gone.
+	Outcome  Op
+	Preview  bool
+	Error    string
+	Duration time.Duration
 }
 
 // Severity ranks diagnostics.
@@ -90,6 +93,17 @@ type DiagEvent struct {
 	URN      resource.URN
 	Severity Severity
 	Message  string
+	// Ephemeral marks progress worth showing only while it is current;
+	// displays do not keep it among the diagnostics.
+	Ephemeral bool
+}
+
+// PreludeEvent begins a deployment. Displays must not depend on it: events
+// may come from elsewhere.
+type PreludeEvent struct {
+	Preview bool
+	// Config is the stack configuration the deployment runs with.
+	Config map[string]resource.Value
 }
 
 // SummaryEvent ends a deployment.
@@ -102,4 +116,5 @@ type SummaryEvent struct {
 
 func (StepEvent) isEvent()    {}
 func (DiagEvent) isEvent()    {}
+func (PreludeEvent) isEvent() {}
 func (SummaryEvent) isEvent() {}

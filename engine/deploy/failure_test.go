@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -271,4 +272,29 @@ func sortStrings(xs []string) []string {
 		}
 	}
 	return out
+}
+
+func TestOutcomeUnknownLeavesCreatePending(t *testing.T) {
+	h := newHarness(t)
+	h.provider("pkgA", func(p *fakeProvider) {
+		p.CreateF = func(req provider.CreateRequest) (provider.CreateResponse, error) {
+			if req.URN.Name() == "lost" {
+				return provider.CreateResponse{}, fmt.Errorf("the plugin crashed: %w", provider.ErrOutcomeUnknown)
+			}
+			return provider.CreateResponse{}, errFake
+		}
+	})
+	_, err := h.up(program(res("lost", nil), res("failed", nil)), func(o *Options) { o.ContinueOnError = true })
+	if err == nil {
+		t.Fatal("the update succeeded")
+	}
+	// The harness checked that the journal replays to this snapshot.
+	var pending []string
+	for _, op := range h.snap.PendingOperations {
+		pending = append(pending, string(op.Type)+" "+op.Resource.URN.Name())
+	}
+	equal(t, "pending", pending, []string{"creating lost"})
+	if h.find("lost") != nil || h.find("failed") != nil {
+		t.Errorf("a failed create is in the state:\n%s", dump(h.snap))
+	}
 }

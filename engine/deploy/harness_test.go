@@ -30,6 +30,8 @@ type fakeProvider struct {
 	UpdateF      func(provider.UpdateRequest) (provider.UpdateResponse, error)
 	DeleteF      func(provider.DeleteRequest) error
 	InvokeF      func(provider.InvokeRequest) (provider.InvokeResponse, error)
+	CallF        func(provider.CallRequest) (provider.CallResponse, error)
+	ConstructF   func(context.Context, provider.ConstructRequest) (provider.ConstructResponse, error)
 
 	log *callLog
 	ids *int64Counter
@@ -177,6 +179,22 @@ func (p *fakeProvider) Invoke(_ context.Context, req provider.InvokeRequest) (pr
 		return p.InvokeF(req)
 	}
 	return provider.InvokeResponse{Return: req.Args}, nil
+}
+
+func (p *fakeProvider) Call(_ context.Context, req provider.CallRequest) (provider.CallResponse, error) {
+	p.log.add("Call %s", req.Token)
+	if p.CallF != nil {
+		return p.CallF(req)
+	}
+	return provider.CallResponse{}, provider.ErrNotImplemented
+}
+
+func (p *fakeProvider) Construct(ctx context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+	p.log.add("Construct %s", req.Name)
+	if p.ConstructF != nil {
+		return p.ConstructF(ctx, req)
+	}
+	return provider.ConstructResponse{}, provider.ErrNotImplemented
 }
 
 // harness drives deployments over a snapshot it keeps between operations and
@@ -388,6 +406,7 @@ func dump(s *Snapshot) string {
 	for _, op := range s.PendingOperations {
 		fmt.Fprintf(&b, "pending %s %s\n", op.Type, op.Resource.URN)
 	}
+	fmt.Fprintf(&b, "seeds generation %d key %x\n", s.Seeds.Generation, s.Seeds.Key)
 	return b.String()
 }
 

@@ -24,9 +24,11 @@ const (
 	// EntryOutputs replaces the state of a resource added earlier in this
 	// journal, in place (RegisterResourceOutputs).
 	EntryOutputs
+	// EntrySeeds records the stack's seed key and generation.
+	EntrySeeds
 )
 
-var entryKindNames = [...]string{"begin", "success", "failure", "refresh", "outputs"}
+var entryKindNames = [...]string{"begin", "success", "failure", "refresh", "outputs", "seeds"}
 
 func (k EntryKind) String() string { return entryKindNames[k] }
 
@@ -44,6 +46,9 @@ type JournalEntry struct {
 	// State is the resource state a success entry adds, or the replacement
 	// state of a refresh or outputs entry.
 	State *resource.State
+
+	// Seeds is the seed state a seeds entry records.
+	Seeds *Seeds
 
 	RemoveOld             *int   // base resource this entry makes obsolete
 	RemoveNew             *int64 // added resource this entry makes obsolete
@@ -74,6 +79,7 @@ type Builder struct {
 	pending     map[int64]resource.Operation
 	pendingSeq  []int64
 	keepPending func(resource.Operation) bool
+	seeds       Seeds
 }
 
 type added struct {
@@ -88,6 +94,7 @@ func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
 	if base != nil {
 		b.base = base.Resources
 		b.basePending = base.PendingOperations
+		b.seeds = base.Seeds
 	}
 	b.baseGone = make([]bool, len(b.base))
 	b.pendingGone = make([]bool, len(b.basePending))
@@ -142,6 +149,11 @@ func (b *Builder) Apply(e JournalEntry) {
 	case EntryFailure:
 		delete(b.pending, e.OperationID)
 		return
+	case EntrySeeds:
+		if e.Seeds != nil {
+			b.seeds = *e.Seeds
+		}
+		return
 	}
 	delete(b.pending, e.OperationID)
 	if i := e.RemoveOld; i != nil && *i < len(b.base) {
@@ -184,7 +196,7 @@ func (b *Builder) Snapshot() *Snapshot {
 		}
 		list = append(list, r)
 	}
-	s := &Snapshot{Resources: stableTopoSort(list)}
+	s := &Snapshot{Resources: stableTopoSort(list), Seeds: b.seeds}
 	for i, op := range b.basePending {
 		if !b.pendingGone[i] && (b.keepPending == nil || b.keepPending(op)) {
 			s.PendingOperations = append(s.PendingOperations, op)

@@ -23,6 +23,11 @@ type Monitor interface {
 	Invoke(ctx context.Context, req InvokeRequest) (*InvokeResponse, error)
 	// Call calls a method of a component resource.
 	Call(ctx context.Context, req CallRequest) (*CallResponse, error)
+	// Forget declares that the resource recorded under urn is to leave the
+	// stack without being deleted: unless the program registers it, it is
+	// removed from the state by a discard step, and its provider is not
+	// called. A URN the state does not hold is not an error.
+	Forget(ctx context.Context, urn resource.URN) error
 }
 
 // Alias names a former identity of a resource: a URN, or parts of one that
@@ -52,7 +57,10 @@ type RegisterRequest struct {
 	Provider          string            // explicit provider reference
 	Providers         map[string]string // package → provider reference, for children
 	Version           string
-	PluginDownloadURL string
+	PluginDownloadURL string // a different URL makes a different default provider
+	// EnvVarMappings renames environment variables for a provider
+	// resource's plugin (new name → the variable it is read from).
+	EnvVarMappings map[string]string
 
 	Protect                 *bool
 	DeleteBeforeReplace     *bool
@@ -103,10 +111,11 @@ type ReadResourceResponse struct {
 
 // InvokeRequest calls a provider function.
 type InvokeRequest struct {
-	Token    string
-	Args     resource.Map
-	Provider string
-	Version  string
+	Token             string
+	Args              resource.Map
+	Provider          string
+	Version           string
+	PluginDownloadURL string
 }
 
 // InvokeResponse is a function's result.

@@ -293,12 +293,38 @@ func TestParallelism(t *testing.T) {
 		close(errs)
 		return <-errs
 	}
-	h.mustUp(prog, func(o *Options) { o.Parallel = parallel })
+	gauge := &pendingGauge{next: h.persist, open: map[int64]bool{}}
+	h.mustUp(prog, func(o *Options) { o.Parallel, o.Journal = parallel, gauge })
 	// Independent resources are created concurrently, never beyond the bound.
 	if got := maxInFlight.Load(); got != parallel {
 		t.Errorf("max concurrent creates = %d, want %d", got, parallel)
 	}
+	// Nor are more operations pending in the journal at once.
+	if gauge.max > parallel {
+		t.Errorf("max pending operations = %d, want at most %d", gauge.max, parallel)
+	}
 	equal(t, "created", len(h.log.filter("Create ")), n)
+}
+
+// pendingGauge passes entries on and measures how many operations are
+// pending (begun and not ended) at most.
+type pendingGauge struct {
+	next Journal
+	mu   sync.Mutex
+	open map[int64]bool
+	max  int
+}
+
+func (g *pendingGauge) Append(e JournalEntry) error {
+	g.mu.Lock()
+	if e.Kind == EntryBegin {
+		g.open[e.OperationID] = true
+		g.max = max(g.max, len(g.open))
+	} else {
+		delete(g.open, e.OperationID)
+	}
+	g.mu.Unlock()
+	return g.next.Append(e)
 }
 
 func TestReadResource(t *testing.T) {

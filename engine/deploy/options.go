@@ -21,6 +21,12 @@ type Options struct {
 	Journal Journal // nil keeps the state in memory only
 	Events  func(Event)
 
+	// ServeMonitor serves a monitor over gRPC, for the providers of remote
+	// components and methods to register resources on. It is started when
+	// first needed and stopped when the deployment finishes; nil means
+	// remote components cannot be constructed.
+	ServeMonitor func(Monitor) (addr string, stop func(), err error)
+
 	// Parallel bounds the provider operations in flight; 0 means 4 × CPUs.
 	Parallel int
 	// DryRun previews: providers are asked what would happen and nothing changes.
@@ -37,6 +43,11 @@ type Options struct {
 	ContinueOnError bool
 	// ExpectNoChanges makes any change an error.
 	ExpectNoChanges bool
+
+	// SeedKey is the key random seeds derive from when the base snapshot has
+	// none (a new stack); nil makes a random one. Giving a preview and the
+	// update after it the same key makes them agree on generated values.
+	SeedKey []byte
 
 	// PreviewOnly refreshes (or destroys) without changing anything; it is
 	// DryRun for operations that do not run a program.

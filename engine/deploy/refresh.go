@@ -58,7 +58,7 @@ func (d *deployment) refresh(ctx context.Context) error {
 // refreshOne reads one resource and records the result; it reports whether
 // the resource no longer exists.
 func (d *deployment) refreshOne(ctx context.Context, r *resource.State, p provider.Provider) bool {
-	s := &step{op: OpRefresh, urn: r.URN, old: r, prov: p}
+	s := &step{op: OpRefresh, urn: r.URN, old: r, prov: p, logical: true}
 	d.emitStep(StepStarted, s, nil, 0)
 	d.acquire()
 	resp, err := p.Read(context.WithoutCancel(ctx), provider.ReadRequest{URN: r.URN, Name: r.URN.Name(), Type: r.Type, ID: r.ID,
@@ -94,6 +94,7 @@ func (d *deployment) refreshOne(ctx context.Context, r *resource.State, p provid
 		return false
 	}
 	d.count(outcome)
+	s.outcome = outcome
 	d.emitStep(StepDone, s, nil, 0)
 	return resp.ID == ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -35,8 +36,8 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	if strings.Contains(req.Name, "::") {
 		return nil, fmt.Errorf("resource name %q must not contain \"::\"", req.Name)
 	}
-	if req.Remote {
-		return nil, fmt.Errorf("resource %s: remote components are constructed by their provider over gRPC, which this deployment does not serve", req.Name)
+	if req.Remote && !req.Custom {
+		return d.construct(ctx, &req)
 	}
 	g, err := d.newGoal(ctx, &req)
 	if err != nil {
@@ -113,6 +114,15 @@ func (d *deployment) parentRecord(ctx context.Context, parent resource.URN) (*re
 	return rec, nil
 }
 
+// urnFor returns the URN of a resource of this stack.
+func (d *deployment) urnFor(parent resource.URN, typ, name string) resource.URN {
+	parentType := ""
+	if parent != "" {
+		parentType = parent.QualifiedType()
+	}
+	return resource.NewURN(d.opts.Stack, d.opts.Project, parentType, typ, name)
+}
+
 // newGoal resolves a registration: inherited options, provider, URN and
 // aliases. It reserves the URN.
 func (d *deployment) newGoal(ctx context.Context, req *RegisterRequest) (*goal, error) {
@@ -120,11 +130,7 @@ func (d *deployment) newGoal(ctx context.Context, req *RegisterRequest) (*goal, 
 	if err != nil {
 		return nil, fmt.Errorf("resource %s %q: %w", req.Type, req.Name, err)
 	}
-	parentType := ""
-	if req.Parent != "" {
-		parentType = req.Parent.QualifiedType()
-	}
-	urn := resource.NewURN(d.opts.Stack, d.opts.Project, parentType, req.Type, req.Name)
+	urn := d.urnFor(req.Parent, req.Type, req.Name)
 	s := &resource.State{
 		URN: urn, Type: req.Type, Custom: req.Custom, Parent: req.Parent,
 		Inputs:                  req.Properties.Resolve(),
@@ -161,38 +167,20 @@ func (d *deployment) newGoal(ctx context.Context, req *RegisterRequest) (*goal, 
 		s.DeletedWith = parent.state.DeletedWith
 	}
 
-	rec := &record{done: make(chan struct{}), providers: map[string]string{}}
-	if parent != nil {
-		for k, v := range parent.providers {
-			rec.providers[k] = v
-		}
+	providers, err := inheritedProviders(parent, req)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: %w", urn, err)
 	}
-	for k, v := range req.Providers {
-		rec.providers[k] = v
-	}
-	if req.Provider != "" {
-		ref, err := resource.ParseProviderRef(req.Provider)
-		if err != nil {
+	rec := &record{done: make(chan struct{}), providers: providers}
+	switch {
+	case resource.IsProviderType(req.Type):
+		s.Inputs = withInternals(s.Inputs, req.PluginDownloadURL, req.EnvVarMappings)
+	case len(req.EnvVarMappings) > 0:
+		return nil, fmt.Errorf("resource %s: envVarMappings is only valid on provider resources", urn)
+	case req.Custom:
+		if s.Provider, err = d.providerRef(ctx, req, providers); err != nil {
 			return nil, fmt.Errorf("resource %s: %w", urn, err)
 		}
-		rec.providers[ref.Package()] = req.Provider
-	}
-
-	if req.Custom && !resource.IsProviderType(req.Type) {
-		pkg := resource.TypePackage(req.Type)
-		ref := req.Provider
-		if ref != "" {
-			if pr, _ := resource.ParseProviderRef(ref); pr.Package() != pkg {
-				return nil, fmt.Errorf("resource %s: its provider %s serves package %q, not %q", urn, pr.URN, pr.Package(), pkg)
-			}
-		} else if r, ok := rec.providers[pkg]; ok {
-			ref = r
-		} else {
-			if ref, err = d.defaultProvider(ctx, pkg, req.Version); err != nil {
-				return nil, fmt.Errorf("resource %s: %w", urn, err)
-			}
-		}
-		s.Provider = ref
 	}
 
 	g := &goal{req: req, new: s, dbr: req.DeleteBeforeReplace, rec: rec}
@@ -204,8 +192,45 @@ func (d *deployment) newGoal(ctx context.Context, req *RegisterRequest) (*goal, 
 	if _, dup := d.records[urn]; dup {
 		return nil, fmt.Errorf("duplicate resource URN %s: two resources of type %s are named %q; give one of them another name", urn, req.Type, req.Name)
 	}
+	if d.forgotten[urn] {
+		return nil, fmt.Errorf("resource %s is both declared and forgotten by the program; remove one of the two", urn)
+	}
 	d.records[urn] = rec
 	return g, nil
+}
+
+// inheritedProviders returns the providers, by package, that a registration
+// passes on to its children: its parent's, overridden by its own.
+func inheritedProviders(parent *record, req *RegisterRequest) (map[string]string, error) {
+	out := map[string]string{}
+	if parent != nil {
+		maps.Copy(out, parent.providers)
+	}
+	maps.Copy(out, req.Providers)
+	if req.Provider != "" {
+		ref, err := resource.ParseProviderRef(req.Provider)
+		if err != nil {
+			return nil, err
+		}
+		out[ref.Package()] = req.Provider
+	}
+	return out, nil
+}
+
+// providerRef picks the provider of the registration's package: the
+// explicit one, an inherited one, or the default provider.
+func (d *deployment) providerRef(ctx context.Context, req *RegisterRequest, providers map[string]string) (string, error) {
+	pkg := resource.TypePackage(req.Type)
+	if ref := req.Provider; ref != "" {
+		if pr, _ := resource.ParseProviderRef(ref); pr.Package() != pkg {
+			return "", fmt.Errorf("its provider %s serves package %q, not %q", pr.URN, pr.Package(), pkg)
+		}
+		return ref, nil
+	}
+	if ref, ok := providers[pkg]; ok {
+		return ref, nil
+	}
+	return d.defaultProvider(ctx, pkg, req.Version, req.PluginDownloadURL)
 }
 
 // aliasURNs resolves the request's aliases, plus those inherited from the
@@ -267,9 +292,10 @@ func dedupURNs(us []resource.URN) []resource.URN {
 }
 
 // defaultProvider returns the reference of the default provider of a package
-// at a version, registering it on first use.
-func (d *deployment) defaultProvider(ctx context.Context, pkg, version string) (string, error) {
-	key := pkg + "@" + version
+// at a version and download URL, registering it on first use: each
+// combination has its own.
+func (d *deployment) defaultProvider(ctx context.Context, pkg, version, url string) (string, error) {
+	key := pkg + "@" + version + "@" + url
 	d.mu.Lock()
 	dp := d.defaults[key]
 	first := dp == nil
@@ -279,7 +305,7 @@ func (d *deployment) defaultProvider(ctx context.Context, pkg, version string) (
 	}
 	d.mu.Unlock()
 	if first {
-		dp.ref, dp.err = d.registerDefaultProvider(ctx, pkg, version)
+		dp.ref, dp.err = d.registerDefaultProvider(ctx, pkg, version, url)
 		close(dp.done)
 	} else {
 		select {
@@ -291,7 +317,7 @@ func (d *deployment) defaultProvider(ctx context.Context, pkg, version string) (
 	return dp.ref, dp.err
 }
 
-func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version string) (string, error) {
+func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version, url string) (string, error) {
 	if d.defaultProvidersDisabled(pkg) {
 		return "", fmt.Errorf("default providers for package %q are disabled by the config pulumi:disable-default-providers; give the resource an explicit provider", pkg)
 	}
@@ -306,7 +332,8 @@ func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version s
 		inputs[versionKey] = resource.String(version)
 	}
 	resp, err := d.RegisterResource(ctx, RegisterRequest{
-		Type: resource.ProviderType(pkg), Name: defaultProviderName(version), Custom: true, Properties: inputs,
+		Type: resource.ProviderType(pkg), Name: defaultProviderName(version, url), Custom: true, Properties: inputs,
+		PluginDownloadURL: url,
 	})
 	if err != nil {
 		return "", fmt.Errorf("default provider for %q: %w", pkg, err)
@@ -375,10 +402,10 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 
 // resolveProvider finds the provider for an invoke or read: the explicit
 // reference, or the default provider of the token's package.
-func (d *deployment) resolveProvider(ctx context.Context, ref, token, version string) (string, provider.Provider, error) {
+func (d *deployment) resolveProvider(ctx context.Context, ref, token, version, url string) (string, provider.Provider, error) {
 	if ref == "" {
 		var err error
-		if ref, err = d.defaultProvider(ctx, resource.TypePackage(token), version); err != nil {
+		if ref, err = d.defaultProvider(ctx, resource.TypePackage(token), version, url); err != nil {
 			return "", nil, err
 		}
 	}
@@ -388,7 +415,7 @@ func (d *deployment) resolveProvider(ctx context.Context, ref, token, version st
 
 // Invoke implements Monitor.
 func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResponse, error) {
-	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version)
+	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, req.PluginDownloadURL)
 	if err != nil {
 		return nil, fmt.Errorf("invoke %s: %w", req.Token, err)
 	}
@@ -409,13 +436,18 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 
 // Call implements Monitor.
 func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, error) {
-	_, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version)
+	_, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, "")
+	if err != nil {
+		return nil, fmt.Errorf("call %s: %w", req.Token, err)
+	}
+	env, err := d.componentEnv()
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", req.Token, err)
 	}
 	resp, err := p.Call(context.WithoutCancel(ctx), provider.CallRequest{
 		Token: req.Token, Args: req.Args.Resolve(), ArgDependencies: req.ArgDependencies,
-		Project: d.opts.Project, Stack: d.opts.Stack, DryRun: d.opts.DryRun, Parallel: d.opts.parallel(),
+		Project: d.opts.Project, Stack: d.opts.Stack, Config: env.config, ConfigSecretKeys: env.secretKeys,
+		DryRun: d.opts.DryRun, Parallel: d.opts.parallel(), MonitorAddress: env.monitor,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", req.Token, err)
@@ -431,15 +463,11 @@ func (d *deployment) ReadResource(ctx context.Context, req ReadResourceRequest) 
 	if d.isCancelled() {
 		return nil, ErrCancelled
 	}
-	parentType := ""
-	if req.Parent != "" {
-		if _, err := d.parentRecord(ctx, req.Parent); err != nil {
-			return nil, err
-		}
-		parentType = req.Parent.QualifiedType()
+	if _, err := d.parentRecord(ctx, req.Parent); err != nil {
+		return nil, err
 	}
-	urn := resource.NewURN(d.opts.Stack, d.opts.Project, parentType, req.Type, req.Name)
-	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Type, req.Version)
+	urn := d.urnFor(req.Parent, req.Type, req.Name)
+	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Type, req.Version, "")
 	if err != nil {
 		return nil, d.fail(urn, OpRead, err)
 	}

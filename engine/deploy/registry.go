@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -288,12 +290,44 @@ func (r *registry) close() {
 }
 
 // defaultProviderName is the name of the default provider of a package at a
-// version: "default", or "default_1_2_3" for version 1.2.3.
-func defaultProviderName(version string) string {
-	if version == "" {
-		return "default"
+// version and download URL: "default", "default_1_2_3" for version 1.2.3,
+// and the URL's letters, digits and dots appended the same way.
+func defaultProviderName(version, url string) string {
+	name := "default"
+	if version != "" {
+		name += "_" + strings.NewReplacer(".", "_", "-", "_", "+", "_").Replace(version)
 	}
-	return "default_" + strings.NewReplacer(".", "_", "-", "_", "+", "_").Replace(version)
+	if url != "" {
+		name += "_" + strings.Map(func(r rune) rune {
+			if r == '.' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return r
+			}
+			return '_'
+		}, url)
+	}
+	return name
+}
+
+// withInternals adds to a provider resource's inputs the engine-internal
+// options the anchor keeps under "__internal".
+func withInternals(inputs resource.Map, url string, envVars map[string]string) resource.Map {
+	internal := resource.Map{}
+	if url != "" {
+		internal["pluginDownloadURL"] = resource.String(url)
+	}
+	if len(envVars) > 0 {
+		m := resource.Map{}
+		for k, v := range envVars {
+			m[k] = resource.String(v)
+		}
+		internal["envVarMappings"] = resource.Object(m)
+	}
+	if len(internal) == 0 {
+		return inputs
+	}
+	out := inputs.Copy()
+	out[internalKey] = resource.Object(internal)
+	return out
 }
 
 // isDefaultProvider reports whether the reference names a default provider.

@@ -12,6 +12,16 @@ import (
 type Snapshot struct {
 	Resources         []*resource.State
 	PendingOperations []resource.Operation
+	Seeds             Seeds
+}
+
+// Seeds is what the random seeds given to Check derive from: the stack's
+// secret key and the number of updates that derived seeds from it. Each
+// update takes the next generation and records it; a preview takes the next
+// without recording it, so it agrees with the update that follows.
+type Seeds struct {
+	Key        []byte // 32 random bytes, made when the stack first needs a seed
+	Generation int64
 }
 
 // Root returns the stack's root resource, or nil.

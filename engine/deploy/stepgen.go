@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -70,7 +69,7 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		if old != nil && !deletedAhead {
 			olds = old.Inputs
 		}
-		checked, err := d.check(ctx, prov, new, olds, new.Inputs, seedFor(urn, ""))
+		checked, err := d.check(ctx, prov, new, olds, new.Inputs)
 		if err != nil {
 			return nil, err
 		}
@@ -168,19 +167,23 @@ func (d *deployment) wasReplaced(urn resource.URN) bool {
 	return d.replaced[urn]
 }
 
-// seedFor derives the random seed passed to Check: deterministic for a
-// resource and its generation, so a preview and the update that follows it
-// agree on generated names, while a replacement gets a fresh one.
-func seedFor(urn resource.URN, generation resource.ID) []byte {
-	sum := sha256.Sum256([]byte("cairn-seed\x00" + string(urn) + "\x00" + string(generation)))
-	return sum[:]
-}
-
-// check calls Check (CheckConfig for providers) and turns failures into an
-// error naming each property.
-func (d *deployment) check(ctx context.Context, prov provider.Provider, new *resource.State, olds, news resource.Map, seed []byte) (resource.Map, error) {
+// check calls Check (CheckConfig for providers) in a worker slot and turns
+// failures into an error naming each property.
+func (d *deployment) check(ctx context.Context, prov provider.Provider, new *resource.State, olds, news resource.Map) (resource.Map, error) {
 	d.acquire()
 	defer d.release()
+	return d.checkInSlot(ctx, prov, new, olds, news)
+}
+
+// checkInSlot is check for a caller that holds a worker slot.
+func (d *deployment) checkInSlot(ctx context.Context, prov provider.Provider, new *resource.State, olds, news resource.Map) (resource.Map, error) {
+	var seed []byte
+	if !resource.IsProviderType(new.Type) {
+		var err error
+		if seed, err = d.seedFor(new.URN); err != nil {
+			return nil, fmt.Errorf("deriving its random seed: %w", err)
+		}
+	}
 	ctx = context.WithoutCancel(ctx)
 	var resp provider.CheckResponse
 	var err error
@@ -396,7 +399,7 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 	if new.Custom {
 		// Check again without the old inputs, so the replacement does not
 		// reuse values generated for the original (seed 000).
-		checked, err := d.check(ctx, prov, new, nil, goalInputs, seedFor(urn, old.ID))
+		checked, err := d.check(ctx, prov, new, nil, goalInputs)
 		if err != nil {
 			return nil, err
 		}

@@ -24,6 +24,7 @@ type step struct {
 	detailed resource.DetailedDiff
 	stables  []string
 	inputs   resource.Map // import: the inputs the program declared
+	outcome  Op           // refresh: what it found
 
 	untargeted     bool // a same step that keeps the old state verbatim
 	markOldDelete  bool // create-before-replace: the original awaits deletion
@@ -80,7 +81,7 @@ func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Dura
 		return
 	}
 	e := StepEvent{Phase: phase, Op: s.op, URN: s.urn, Old: s.old, New: s.new, Keys: s.keys, Diffs: s.diffs,
-		DetailedDiff: s.detailed, Logical: s.logical, Preview: d.opts.DryRun, Duration: dur}
+		DetailedDiff: s.detailed, Logical: s.logical, Outcome: s.outcome, Preview: d.opts.DryRun, Duration: dur}
 	switch {
 	case s.new != nil:
 		e.Type, e.Provider = s.new.Type, s.new.Provider
@@ -103,13 +104,24 @@ func (s *step) pendingReplaceOnly() bool {
 	return s.op == OpRemovePendingReplace
 }
 
-// begin journals that the step's provider operation is about to start.
-func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (int64, error) {
-	id := d.journal.newOperationID()
-	if d.opts.DryRun || !s.callsProvider() {
-		return id, nil
+// begin takes a worker slot for a step that calls a provider, then journals
+// that its operation is about to start. The caller holds the slot until the
+// step has ended and then calls done, so no more operations are pending at
+// once than there are workers.
+func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, done func(), err error) {
+	id, done = d.journal.newOperationID(), func() {}
+	if !s.callsProvider() {
+		return id, done, nil
 	}
-	return id, d.journal.append(JournalEntry{Kind: EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
+	d.acquire()
+	if !d.opts.DryRun {
+		err = d.journal.append(JournalEntry{Kind: EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
+	}
+	if err != nil {
+		d.release()
+		return id, done, err
+	}
+	return id, d.release, nil
 }
 
 // end journals the step's outcome (in memory only, during a preview).
@@ -134,7 +146,7 @@ func (d *deployment) apply(ctx context.Context, s *step) (stepResult, error) {
 		return d.applyCreate(ctx, s)
 	case OpUpdate:
 		return d.applyUpdate(ctx, s)
-	case OpDelete, OpDeleteReplaced, OpRemovePendingReplace:
+	case OpDelete, OpDeleteReplaced, OpRemovePendingReplace, OpDiscard:
 		return stepResult{}, d.applyDelete(ctx, s)
 	case OpRead, OpReadReplacement:
 		return d.applyRead(ctx, s)
@@ -172,10 +184,11 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 
 func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
-	id, err := d.begin(s, resource.OpCreating, n)
+	id, done, err := d.begin(s, resource.OpCreating, n)
 	if err != nil {
 		return stepResult{}, err
 	}
+	defer done()
 	n.Created, n.Modified = now(), nil
 	var initErr *provider.InitError
 	switch {
@@ -186,10 +199,8 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 		}
 		n.ID, n.Outputs = pid, n.Inputs
 	case n.Custom:
-		d.acquire()
 		resp, err := s.prov.Create(ctx, provider.CreateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, Inputs: n.Inputs,
 			Timeout: seconds(n.CustomTimeouts.Create), Preview: d.opts.DryRun})
-		d.release()
 		if err != nil && !errors.As(err, &initErr) {
 			return stepResult{}, d.failed_(id, err)
 		}
@@ -229,8 +240,13 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	return stepResult{state: n, opID: id}, nil
 }
 
-// failed_ journals a failed operation and returns err.
+// failed_ journals a failed operation and returns err. An operation whose
+// outcome is unknown is not ended: it stays pending, as after a crash, so
+// the next refresh can find out what exists.
 func (d *deployment) failed_(id int64, err error) error {
+	if errors.Is(err, provider.ErrOutcomeUnknown) {
+		return err
+	}
 	if jerr := d.end(JournalEntry{Kind: EntryFailure, OperationID: id}); jerr != nil {
 		return errors.Join(err, jerr)
 	}
@@ -240,10 +256,11 @@ func (d *deployment) failed_(id int64, err error) error {
 func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
 	n.ID, n.Created, n.Modified = s.old.ID, s.old.Created, now()
-	id, err := d.begin(s, resource.OpUpdating, s.old)
+	id, done, err := d.begin(s, resource.OpUpdating, s.old)
 	if err != nil {
 		return stepResult{}, err
 	}
+	defer done()
 	var initErr *provider.InitError
 	switch {
 	case resource.IsProviderType(n.Type):
@@ -256,11 +273,9 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 		}
 		n.Outputs = n.Inputs
 	case n.Custom:
-		d.acquire()
 		resp, err := s.prov.Update(ctx, provider.UpdateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
 			OldInputs: s.old.Inputs, OldOutputs: s.old.Outputs, News: n.Inputs, Timeout: seconds(n.CustomTimeouts.Update),
 			IgnoreChanges: n.IgnoreChanges, Preview: d.opts.DryRun})
-		d.release()
 		if err != nil && !errors.As(err, &initErr) {
 			return stepResult{}, d.failed_(id, err)
 		}
@@ -286,15 +301,14 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 
 func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 	o := s.old
-	id, err := d.begin(s, resource.OpDeleting, o)
+	id, done, err := d.begin(s, resource.OpDeleting, o)
 	if err != nil {
 		return err
 	}
+	defer done()
 	if s.callsProvider() && o.Custom && !d.opts.DryRun {
-		d.acquire()
 		err := s.prov.Delete(ctx, provider.DeleteRequest{URN: o.URN, Name: o.URN.Name(), Type: o.Type, ID: o.ID,
 			Inputs: o.Inputs, Outputs: o.Outputs, Timeout: seconds(o.CustomTimeouts.Delete)})
-		d.release()
 		if err != nil {
 			return d.failed_(id, err)
 		}
@@ -310,14 +324,13 @@ func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 
 func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
-	id, err := d.begin(s, resource.OpReading, n)
+	id, done, err := d.begin(s, resource.OpReading, n)
 	if err != nil {
 		return stepResult{}, err
 	}
-	d.acquire()
+	defer done()
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID, Inputs: n.Inputs,
 		Timeout: seconds(n.CustomTimeouts.Read)})
-	d.release()
 	if err != nil {
 		return stepResult{}, d.failed_(id, err)
 	}
@@ -342,14 +355,13 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
 	n.ID = n.ImportID
-	id, err := d.begin(s, resource.OpImporting, n)
+	id, done, err := d.begin(s, resource.OpImporting, n)
 	if err != nil {
 		return stepResult{}, err
 	}
-	d.acquire()
+	defer done()
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ImportID,
 		Timeout: seconds(n.CustomTimeouts.Read)})
-	d.release()
 	if err != nil {
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
 	}
@@ -367,15 +379,13 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 	if d.adoptImports {
 		goal = read
 	}
-	checked, err := d.check(ctx, s.prov, n, read, goal, seedFor(n.URN, ""))
+	checked, err := d.checkInSlot(ctx, s.prov, n, read, goal)
 	if err != nil {
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing: %w", err))
 	}
 	n.Inputs = checked
-	d.acquire()
 	diff, err := s.prov.Diff(ctx, provider.DiffRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
 		OldInputs: read, OldOutputs: resp.Outputs, News: checked, IgnoreChanges: n.IgnoreChanges})
-	d.release()
 	if err != nil {
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing: diffing: %w", err))
 	}

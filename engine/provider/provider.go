@@ -209,15 +209,16 @@ type InvokeResponse struct {
 
 // CallRequest calls a method of a component resource.
 type CallRequest struct {
-	Token           string
-	Args            resource.Map
-	ArgDependencies map[string][]resource.URN
-	Project         string
-	Stack           string
-	Config          map[string]string
-	DryRun          bool
-	Parallel        int
-	MonitorAddress  string
+	Token            string
+	Args             resource.Map
+	ArgDependencies  map[string][]resource.URN
+	Project          string
+	Stack            string
+	Config           map[string]string
+	ConfigSecretKeys []string
+	DryRun           bool
+	Parallel         int
+	MonitorAddress   string
 }
 
 // CallResponse holds a method's result.
@@ -293,6 +294,12 @@ func (e *InitError) Error() string {
 	}
 	return fmt.Sprintf("resource partially initialised: %v", e.Reasons)
 }
+
+// ErrOutcomeUnknown is wrapped by a provider's error when whether the
+// operation happened cannot be told (the plugin crashed or stopped
+// answering). The engine then leaves the operation pending in the state, as
+// if it had been interrupted, instead of recording that it failed.
+var ErrOutcomeUnknown = errors.New("the outcome of the operation is unknown")
 
 // ErrNotImplemented is returned by providers for methods they do not offer.
 var ErrNotImplemented = errors.New("not implemented by this provider")

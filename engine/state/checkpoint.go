@@ -23,6 +23,14 @@ type VersionedCheckpoint struct {
 	Checkpoint json.RawMessage `json:"checkpoint"`
 }
 
+// storedCheckpoint is a VersionedCheckpoint with its checkpoint decoded,
+// so that a state file is read, or written, in one pass.
+type storedCheckpoint struct {
+	Version    int          `json:"version"`
+	Features   []string     `json:"features,omitempty"`
+	Checkpoint CheckpointV3 `json:"checkpoint"`
+}
+
 // CheckpointV3 names the stack and holds its latest deployment, absent until
 // the first operation.
 type CheckpointV3 struct {
@@ -63,9 +71,11 @@ type SecretsProvidersV1 struct {
 	State json.RawMessage `json:"state,omitempty"`
 }
 
-// MetadataV1 records an integrity error the writer knew of.
+// MetadataV1 records an integrity error the writer knew of, and Cairn's
+// seed state.
 type MetadataV1 struct {
 	IntegrityError *IntegrityErrorV1 `json:"integrity_error,omitempty"`
+	Seeds          *SeedsV1          `json:"cairn_seeds,omitempty"`
 }
 
 // IntegrityErrorV1 is the integrity error a deployment was written with.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -43,6 +44,11 @@ func (d *Decoder) Deployment(dep *DeploymentV3) (*deploy.Snapshot, error) {
 		}
 		snap.PendingOperations = append(snap.PendingOperations, op)
 	}
+	seeds, err := decodeSeeds(dep.Metadata.Seeds, values)
+	if err != nil {
+		return nil, err
+	}
+	snap.Seeds = seeds
 	return snap, nil
 }
 
@@ -90,15 +96,51 @@ func CheckManifest(m ManifestV1) error {
 // ParseCheckpoint reads a stored checkpoint, refusing versions and features
 // Cairn cannot read.
 func ParseCheckpoint(data []byte) (*CheckpointV3, error) {
-	vc, err := parseVersioned(data)
-	if err != nil {
-		return nil, err
-	}
-	var chk CheckpointV3
-	if err := json.Unmarshal(vc.Checkpoint, &chk); err != nil {
+	var sc storedCheckpoint
+	if err := json.Unmarshal(data, &sc); err != nil {
+		// A version Cairn cannot read may differ in shape: say that first.
+		if _, verr := parseVersioned(data); verr != nil {
+			return nil, verr
+		}
 		return nil, fmt.Errorf("malformed checkpoint: %w", err)
 	}
-	return &chk, nil
+	if err := checkVersion(sc.Version, sc.Features); err != nil {
+		return nil, err
+	}
+	return &sc.Checkpoint, nil
+}
+
+// Summary is what a list of stacks shows of a stored checkpoint.
+type Summary struct {
+	// Time is the manifest's time, zero for a stack never operated on.
+	Time      time.Time
+	Resources int
+}
+
+// ParseSummary reads a stored checkpoint's manifest time and number of
+// resources, refusing versions and features Cairn cannot read. It skips the
+// resources' contents, so it is much cheaper than ParseCheckpoint.
+func ParseSummary(data []byte) (Summary, error) {
+	var sc struct {
+		Version    int      `json:"version"`
+		Features   []string `json:"features"`
+		Checkpoint struct {
+			Latest *struct {
+				Manifest  ManifestV1 `json:"manifest"`
+				Resources []struct{} `json:"resources"`
+			} `json:"latest"`
+		} `json:"checkpoint"`
+	}
+	if err := json.Unmarshal(data, &sc); err != nil {
+		return Summary{}, fmt.Errorf("malformed checkpoint: %w", err)
+	}
+	if err := checkVersion(sc.Version, sc.Features); err != nil {
+		return Summary{}, err
+	}
+	if l := sc.Checkpoint.Latest; l != nil {
+		return Summary{Time: l.Manifest.Time, Resources: len(l.Resources)}, nil
+	}
+	return Summary{}, nil
 }
 
 // ExportCheckpoint returns the export form of a stored checkpoint, its

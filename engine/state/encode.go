@@ -73,6 +73,11 @@ func (e *Encoder) Deployment(snap *deploy.Snapshot) (*DeploymentV3, int, []strin
 		features.addResource(&sop.Resource)
 		d.PendingOperations = append(d.PendingOperations, sop)
 	}
+	seeds, err := encodeSeeds(snap.Seeds, values)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	d.Metadata.Seeds = seeds
 	if values.byteStrings {
 		features[featureByteString] = true
 	}
@@ -105,11 +110,11 @@ func (e *Encoder) Checkpoint(stack string, snap *deploy.Snapshot) ([]byte, error
 			return nil, err
 		}
 	}
-	inner, err := json.Marshal(chk)
+	data, err := json.MarshalIndent(storedCheckpoint{Version: version, Features: features, Checkpoint: chk}, "", "    ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding the checkpoint: %w", err)
 	}
-	return json.MarshalIndent(VersionedCheckpoint{Version: version, Features: features, Checkpoint: inner}, "", "    ")
+	return data, nil
 }
 
 // Resource encodes one resource state.

@@ -22,10 +22,11 @@ type JournalEntryV1 struct {
 	TargetNew             *int64       `json:"targetNew,omitempty"`
 	State                 *ResourceV3  `json:"state,omitempty"`
 	Operation             *OperationV2 `json:"operation,omitempty"`
+	Seeds                 *SeedsV1     `json:"seeds,omitempty"`
 }
 
 // entryKinds are the kinds of journal entries, found by their stored names.
-var entryKinds = []deploy.EntryKind{deploy.EntryBegin, deploy.EntrySuccess, deploy.EntryFailure, deploy.EntryRefresh, deploy.EntryOutputs}
+var entryKinds = []deploy.EntryKind{deploy.EntryBegin, deploy.EntrySuccess, deploy.EntryFailure, deploy.EntryRefresh, deploy.EntryOutputs, deploy.EntrySeeds}
 
 func parseEntryKind(name string) (deploy.EntryKind, bool) {
 	for _, k := range entryKinds {
@@ -57,6 +58,11 @@ func (e *Encoder) JournalEntry(je deploy.JournalEntry) (*JournalEntryV1, error) 
 	}
 	if je.Operation != nil {
 		if out.Operation, err = e.Operation(*je.Operation); err != nil {
+			return nil, err
+		}
+	}
+	if je.Seeds != nil {
+		if out.Seeds, err = encodeSeeds(*je.Seeds, e.values()); err != nil {
 			return nil, err
 		}
 	}
@@ -92,6 +98,13 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (depl
 			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
 		}
 		out.Operation = &op
+	}
+	if je.Seeds != nil {
+		seeds, err := decodeSeeds(je.Seeds, d.values(sp))
+		if err != nil {
+			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
+		}
+		out.Seeds = &seeds
 	}
 	return out, nil
 }

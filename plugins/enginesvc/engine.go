@@ -34,7 +34,8 @@ var severities = map[pulumirpc.LogSeverity]deploy.Severity{
 // Log turns a message into a diagnostic.
 func (s *Server) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
 	if s.diag != nil {
-		s.diag(deploy.DiagEvent{URN: resource.URN(req.GetUrn()), Severity: severities[req.GetSeverity()], Message: req.GetMessage()})
+		s.diag(deploy.DiagEvent{URN: resource.URN(req.GetUrn()), Severity: severities[req.GetSeverity()], Message: req.GetMessage(),
+			Ephemeral: req.GetEphemeral()})
 	}
 	return &emptypb.Empty{}, nil
 }

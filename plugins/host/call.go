@@ -29,6 +29,9 @@ func (e *ProcessError) Error() string {
 
 func (e *ProcessError) Unwrap() error { return e.Err }
 
+// Is makes a process error provider.ErrOutcomeUnknown.
+func (e *ProcessError) Is(target error) bool { return target == provider.ErrOutcomeUnknown }
+
 // call runs one RPC with a deadline, failing it as soon as the plugin exits,
 // and explains its error.
 func (p *Plugin) call(ctx context.Context, op string, timeout time.Duration, do func(context.Context) error) error {

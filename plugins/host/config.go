@@ -71,7 +71,7 @@ func legacyVariables(pkg string, inputs resource.Map) (map[string]string, error)
 	for k, v := range inputs {
 		prefixed[pkg+":config:"+k] = v
 	}
-	vars, _, err := rpc.ConfigStrings(prefixed)
+	vars, _, err := provider.ConfigStrings(prefixed)
 	return vars, err
 }
 

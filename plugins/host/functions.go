@@ -55,7 +55,7 @@ func (p *Plugin) Call(ctx context.Context, req provider.CallRequest) (provider.C
 		return provider.CallResponse{}, err
 	}
 	resp, err := rpcCall(ctx, p, "Call "+req.Token, 0, p.client.Call, &pulumirpc.CallRequest{
-		Tok: req.Token, Args: args, Project: req.Project, Stack: req.Stack, Config: req.Config,
+		Tok: req.Token, Args: args, Project: req.Project, Stack: req.Stack, Config: req.Config, ConfigSecretKeys: req.ConfigSecretKeys,
 		DryRun: req.DryRun, Parallel: int32(req.Parallel), MonitorEndpoint: req.MonitorAddress, AcceptsOutputValues: true,
 		ArgDependencies: rpc.DepsToWire(req.ArgDependencies, func(urns []string) *pulumirpc.CallRequest_ArgumentDependencies {
 			return &pulumirpc.CallRequest_ArgumentDependencies{Urns: urns}

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/plugins/monitor"
 	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
@@ -86,7 +87,7 @@ func (e *env) update(prog deploy.Program, config map[string]resource.Value, dryR
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := deploy.Update(ctx, deploy.Options{Project: project, Stack: stack, Host: e.resolver, Program: prog,
-		Config: config, DryRun: dryRun}, e.snap)
+		Config: config, DryRun: dryRun, ServeMonitor: monitor.ServeFunc(monitor.Options{})}, e.snap)
 	if err == nil && !dryRun {
 		e.snap = res.Snapshot
 		if ierr := e.snap.VerifyIntegrity(); ierr != nil {

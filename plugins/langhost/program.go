@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/monitor"
@@ -109,7 +110,7 @@ func (p *Program) handshake(ctx context.Context, client pulumirpc.LanguageRuntim
 }
 
 func (p *Program) runRequest(info deploy.RunInfo, addr string) (*pulumirpc.RunRequest, error) {
-	config, secretKeys, err := rpc.ConfigStrings(info.Config)
+	config, secretKeys, err := provider.ConfigStrings(info.Config)
 	if err != nil {
 		return nil, err
 	}

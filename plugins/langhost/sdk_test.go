@@ -1,108 +1,17 @@
 package langhost_test
 
 import (
-	"context"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
-	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/host"
-	"github.com/cairn-iac/cairn/plugins/monitor"
-	"github.com/cairn-iac/cairn/plugins/rpc"
 )
-
-// constructing does for remote components what the engine is to do (its
-// RegisterResource refuses them today): it asks the component's provider to
-// construct the component, handing it the address of a monitor that serves
-// the same deployment, where the provider registers the component and its
-// children.
-type constructing struct {
-	deploy.Monitor
-	info     deploy.RunInfo
-	resolver *host.Resolver
-
-	mu   sync.Mutex
-	srv  *monitor.Server
-	prov map[string]provider.Provider
-}
-
-func (c *constructing) RegisterResource(ctx context.Context, req deploy.RegisterRequest) (*deploy.RegisterResponse, error) {
-	if !req.Remote {
-		return c.Monitor.RegisterResource(ctx, req)
-	}
-	addr, p, err := c.provider(ctx, resource.TypePackage(req.Type), req.Version)
-	if err != nil {
-		return nil, err
-	}
-	config, secretKeys, err := rpc.ConfigStrings(c.info.Config)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := p.Construct(ctx, provider.ConstructRequest{
-		Project: c.info.Project, Stack: c.info.Stack, Config: config, ConfigSecretKeys: secretKeys,
-		DryRun: c.info.DryRun, Parallel: c.info.Parallel, MonitorAddress: addr,
-		Type: req.Type, Name: req.Name, Parent: req.Parent, Inputs: req.Properties,
-		InputDependencies: req.PropertyDependencies, Providers: req.Providers, Dependencies: req.Dependencies,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &deploy.RegisterResponse{URN: resp.URN, Outputs: resp.Outputs, PropertyDependencies: resp.OutputDependencies}, nil
-}
-
-// provider returns the monitor address and a configured provider of pkg.
-func (c *constructing) provider(ctx context.Context, pkg, version string) (string, provider.Provider, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.srv == nil {
-		srv, err := monitor.Serve(c, monitor.Options{})
-		if err != nil {
-			return "", nil, err
-		}
-		c.srv, c.prov = srv, map[string]provider.Provider{}
-	}
-	if p := c.prov[pkg]; p != nil {
-		return c.srv.Addr(), p, nil
-	}
-	p, err := c.resolver.Load(ctx, pkg, version)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Map{}}); err != nil {
-		return "", nil, err
-	}
-	c.prov[pkg] = p
-	return c.srv.Addr(), p, nil
-}
-
-func (c *constructing) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.srv != nil {
-		c.srv.Close()
-	}
-	for _, p := range c.prov {
-		_ = p.Close()
-	}
-}
-
-// withConstruct runs prog with remote components constructed.
-func withConstruct(prog deploy.Program, r *host.Resolver) deploy.Program {
-	return deploy.ProgramFunc(func(ctx context.Context, info deploy.RunInfo) error {
-		c := &constructing{Monitor: info.Monitor, info: info, resolver: r}
-		defer c.close()
-		info.Monitor = c
-		return prog.Run(ctx, info)
-	})
-}
 
 func TestGoSDKProgram(t *testing.T) {
 	e := newEnv(t)
 	buildSDKProgram(t, e.dir)
-	prog := withConstruct(e.program("sdkprogram"), e.resolver)
+	prog := e.program("sdkprogram")
 	config := map[string]resource.Value{
 		"proj:greeting": resource.String("hello"),
 		"proj:password": resource.MakeSecret(resource.String("s3cret")),

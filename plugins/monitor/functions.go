@@ -44,11 +44,12 @@ func (m *Monitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInvokeReque
 	if err != nil {
 		return nil, badRequest("invoke %s: %v", req.GetTok(), err)
 	}
-	version, _, err := m.packageVersion(req.GetPackageRef(), req.GetVersion(), req.GetPluginDownloadURL())
+	version, url, err := m.packageVersion(req.GetPackageRef(), req.GetVersion(), req.GetPluginDownloadURL())
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.mon.Invoke(ctx, deploy.InvokeRequest{Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: version})
+	resp, err := m.mon.Invoke(ctx, deploy.InvokeRequest{Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: version,
+		PluginDownloadURL: url})
 	if err != nil {
 		return nil, failed(err)
 	}

@@ -76,6 +76,8 @@ func (f *fake) Call(_ context.Context, req deploy.CallRequest) (*deploy.CallResp
 		ReturnDependencies: map[string][]resource.URN{"r": {"urn:pulumi:dev::p::kv:index:Item::a"}}}, nil
 }
 
+func (f *fake) Forget(context.Context, resource.URN) error { return nil }
+
 // serve serves f and returns clients of both services.
 func serve(t *testing.T, f *fake, diag func(deploy.DiagEvent)) (pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient) {
 	t.Helper()
@@ -127,7 +129,8 @@ func TestRegisterResourceReadsEverything(t *testing.T) {
 		Aliases: []*pulumirpc.Alias{{Alias: &pulumirpc.Alias_Spec_{Spec: &pulumirpc.Alias_Spec{Name: "older",
 			Parent: &pulumirpc.Alias_Spec_NoParent{NoParent: true}}}}},
 		CustomTimeouts:      &pulumirpc.RegisterResourceRequest_CustomTimeouts{Create: "5m", Delete: "90s"},
-		DeleteBeforeReplace: dbr, ImportId: "imp", Protect: &dbr, Version: "1.2.3",
+		DeleteBeforeReplace: dbr, ImportId: "imp", Protect: &dbr, Version: "1.2.3", PluginDownloadURL: "https://get.example",
+		EnvVarMappings:     map[string]string{"KV_TOKEN": "CI_KV_TOKEN"},
 		ReplacementTrigger: structpb.NewStringValue("t"), SourcePosition: &pulumirpc.SourcePosition{Uri: "file:///p/main.go", Line: 3, Column: 4},
 	})
 	if err != nil {
@@ -157,6 +160,8 @@ func TestRegisterResourceReadsEverything(t *testing.T) {
 		{"protect", *got.Protect, true},
 		{"import", got.ImportID, resource.ID("imp")},
 		{"version", got.Version, "1.2.3"},
+		{"download URL", got.PluginDownloadURL, "https://get.example"},
+		{"env var mappings", got.EnvVarMappings, map[string]string{"KV_TOKEN": "CI_KV_TOKEN"}},
 		{"trigger", got.ReplacementTrigger, resource.String("t")},
 		{"source position", got.SourcePosition, "file:///p/main.go#3,4"},
 	}
@@ -274,11 +279,11 @@ func TestOutputsReadInvokeCall(t *testing.T) {
 	}
 
 	inv, err := client.Invoke(ctx, &pulumirpc.ResourceInvokeRequest{Tok: "kv:index:lookup", Args: wire(t, resource.Map{"id": secret}),
-		Provider: "urn:pulumi:dev::p::pulumi:providers:kv::default::1"})
+		Provider: "urn:pulumi:dev::p::pulumi:providers:kv::default::1", PluginDownloadURL: "https://get.example"})
 	if err != nil || !inv.GetUnknown() {
 		t.Errorf("Invoke = %v, %v; want an unknown result", inv, err)
 	}
-	if got := f.invoke[0]; !got.Args.Equal(resource.Map{"id": secret}) || got.Provider == "" {
+	if got := f.invoke[0]; !got.Args.Equal(resource.Map{"id": secret}) || got.Provider == "" || got.PluginDownloadURL != "https://get.example" {
 		t.Errorf("invoke request = %+v", got)
 	}
 

@@ -64,7 +64,7 @@ func (m *Monitor) registerRequest(req *pulumirpc.RegisterResourceRequest) (deplo
 		PropertyDependencies: rpc.DepsFromWire(req.GetPropertyDependencies()),
 		Dependencies:         rpc.URNs(req.GetDependencies()),
 		Provider:             req.GetProvider(), Providers: req.GetProviders(), Version: version, PluginDownloadURL: url,
-		Protect: req.Protect, RetainOnDelete: req.RetainOnDelete,
+		Protect: req.Protect, RetainOnDelete: req.RetainOnDelete, EnvVarMappings: req.GetEnvVarMappings(),
 		IgnoreChanges: req.GetIgnoreChanges(), ReplaceOnChanges: req.GetReplaceOnChanges(),
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(), HideDiffs: req.GetHideDiffs(),
 		Aliases: aliases(req), ImportID: resource.ID(req.GetImportId()), CustomTimeouts: timeouts,

@@ -43,6 +43,18 @@ func Serve(mon deploy.Monitor, o Options) (*Server, error) {
 	return &Server{srv: srv}, nil
 }
 
+// ServeFunc returns a deploy.Options.ServeMonitor that serves the
+// deployment's monitor with the options o.
+func ServeFunc(o Options) func(deploy.Monitor) (string, func(), error) {
+	return func(mon deploy.Monitor) (string, func(), error) {
+		srv, err := Serve(mon, o)
+		if err != nil {
+			return "", nil, err
+		}
+		return srv.Addr(), srv.Close, nil
+	}
+}
+
 // Addr returns the address of both services.
 func (s *Server) Addr() string { return s.srv.Addr() }
 

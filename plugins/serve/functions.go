@@ -32,7 +32,7 @@ func (s *Server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	}
 	resp, err := s.p.Call(ctx, provider.CallRequest{Token: req.GetTok(), Args: m[0],
 		ArgDependencies: rpc.DepsFromWire(req.GetArgDependencies()), Project: req.GetProject(), Stack: req.GetStack(),
-		Config: req.GetConfig(), DryRun: req.GetDryRun(), Parallel: int(req.GetParallel()), MonitorAddress: req.GetMonitorEndpoint()})
+		Config: req.GetConfig(), ConfigSecretKeys: req.GetConfigSecretKeys(), DryRun: req.GetDryRun(), Parallel: int(req.GetParallel()), MonitorAddress: req.GetMonitorEndpoint()})
 	if err != nil {
 		return reply[*pulumirpc.CallResponse](nil, err)
 	}

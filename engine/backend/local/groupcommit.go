@@ -41,15 +41,10 @@ func newGroupWriter(f *os.File) *groupWriter {
 func (w *groupWriter) Append(line []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
+	batch, err := w.queue(line)
+	if err != nil {
+		return err
 	}
-	if w.closed {
-		return errWriterClosed
-	}
-	w.queued = append(w.queued, line...)
-	batch := w.next
-	w.signal()
 	for w.done < batch && w.err == nil {
 		w.durable.Wait()
 	}
@@ -57,6 +52,28 @@ func (w *groupWriter) Append(line []byte) error {
 		return nil
 	}
 	return w.err
+}
+
+// Queue queues line and returns at once: the line becomes durable with its
+// batch, before any line appended after it.
+func (w *groupWriter) Queue(line []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err := w.queue(line)
+	return err
+}
+
+// queue adds line to the next batch, whose number it returns; w.mu is held.
+func (w *groupWriter) queue(line []byte) (uint64, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.closed {
+		return 0, errWriterClosed
+	}
+	w.queued = append(w.queued, line...)
+	w.signal()
+	return w.next, nil
 }
 
 // signal wakes the writer goroutine, if it is not already due to run.

@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/state"
 )
@@ -150,11 +152,14 @@ func removeJournal(path string) error {
 // group commit, so the bytes a step writes depend on the resource it
 // touches, not on the size of the stack.
 type journal struct {
-	enc *state.Encoder
-	w   *groupWriter
+	enc  *state.Encoder
+	w    *groupWriter
+	base []*resource.State // the resources of the operation's base state
 }
 
-// Append implements deploy.Journal.
+// Append implements deploy.Journal. An entry that keeps a base resource
+// exactly as it was is only queued: were it lost, replay would keep that
+// resource as it is anyway, and it is durable before any entry that follows.
 func (j *journal) Append(e deploy.JournalEntry) error {
 	je, err := j.enc.JournalEntry(e)
 	if err != nil {
@@ -164,5 +169,19 @@ func (j *journal) Append(e deploy.JournalEntry) error {
 	if err != nil {
 		return fmt.Errorf("journaling %s: %w", e.Kind, err)
 	}
-	return j.w.Append(append(line, '\n'))
+	line = append(line, '\n')
+	if j.keepsBase(e) {
+		return j.w.Queue(line)
+	}
+	return j.w.Append(line)
+}
+
+// keepsBase reports whether e does nothing but record a base resource with
+// the very state it had (a same step that changed nothing).
+func (j *journal) keepsBase(e deploy.JournalEntry) bool {
+	if e.Kind != deploy.EntrySuccess || e.State == nil || e.RemoveOld == nil || *e.RemoveOld >= len(j.base) ||
+		e.RemoveNew != nil || e.MarkDeleteOld != nil || e.PendingReplacementOld != nil || e.TargetNew != nil || e.ClearPending != nil {
+		return false
+	}
+	return reflect.DeepEqual(e.State, j.base[*e.RemoveOld])
 }

@@ -50,7 +50,7 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
 	return &operation{lock: l, info: info, started: started, base: base,
-		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w}}, nil
+		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w, base: base.Resources}}, nil
 }
 
 // Base implements backend.Operation.

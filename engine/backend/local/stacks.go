@@ -72,13 +72,11 @@ func (b *Backend) summarize(ref backend.StackRef, path string) (backend.StackSum
 	if err != nil {
 		return sum, err
 	}
-	chk, err := state.ParseCheckpoint(data)
+	s, err := state.ParseSummary(data)
 	if err != nil {
 		return sum, fmt.Errorf("reading the state of stack %s (%s): %w", ref, path, err)
 	}
-	if chk.Latest != nil {
-		sum.LastUpdate, sum.Resources = chk.Latest.Manifest.Time, len(chk.Latest.Resources)
-	}
+	sum.LastUpdate, sum.Resources = s.Time, s.Resources
 	return sum, nil
 }
 

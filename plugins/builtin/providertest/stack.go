@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"context"
+	"crypto/rand"
 	"sort"
 	"sync"
 	"testing"
@@ -21,12 +22,16 @@ const (
 type Stack struct {
 	t        testing.TB
 	host     provider.Host
+	seedKey  []byte
 	Snapshot *deploy.Snapshot
 }
 
-// New returns an empty stack whose providers come from host.
+// New returns an empty stack whose providers come from host. Its first
+// preview and update share a seed key, so they agree on random values.
 func New(t testing.TB, host provider.Host) *Stack {
-	return &Stack{t: t, host: host}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	return &Stack{t: t, host: host, seedKey: key}
 }
 
 // Resource is a custom resource a program declares, under the root stack
@@ -127,7 +132,7 @@ func URN(typ, name string) resource.URN {
 
 func (s *Stack) options(dryRun bool) (deploy.Options, *stepLog) {
 	steps := &stepLog{}
-	return deploy.Options{Project: Project, Stack: StackName, Host: s.host, DryRun: dryRun, Events: steps.add}, steps
+	return deploy.Options{Project: Project, Stack: StackName, Host: s.host, DryRun: dryRun, Events: steps.add, SeedKey: s.seedKey}, steps
 }
 
 // finish checks the snapshot an operation produced and keeps it unless the

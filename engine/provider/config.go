@@ -1,4 +1,4 @@
-package rpc
+package provider
 
 import (
 	"encoding/json"

@@ -1,0 +1,20 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// Forget implements Monitor. The resource is discarded with the deletes that
+// follow the program, in their order, so what depends on it goes first.
+func (d *deployment) Forget(_ context.Context, urn resource.URN) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, registered := d.records[urn]; registered {
+		return fmt.Errorf("cannot forget %s: the program declares it; remove one of the two", urn)
+	}
+	d.forgotten[urn] = true
+	return nil
+}

@@ -1,0 +1,53 @@
+package deploy
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// seedFor derives the random seed passed to Check for a resource: an HMAC,
+// keyed by the stack's secret, of this deployment's generation and the URN.
+// It is the same for a URN throughout a deployment (and in the preview
+// before it), cannot be guessed without the key, and differs from the seed
+// of any earlier deployment, so a replacement or a re-creation draws fresh
+// values.
+func (d *deployment) seedFor(urn resource.URN) ([]byte, error) {
+	s, err := d.seeds()
+	if err != nil {
+		return nil, err
+	}
+	mac := hmac.New(sha256.New, s.Key)
+	mac.Write(binary.BigEndian.AppendUint64([]byte("cairn seed\x00"), uint64(s.Generation)))
+	mac.Write([]byte(urn))
+	return mac.Sum(nil), nil
+}
+
+// seeds returns this deployment's seed state, making it on first use: the
+// base's key (or Options.SeedKey, or a new one) at the next generation,
+// journaled before any seed derived from it is used.
+func (d *deployment) seeds() (Seeds, error) {
+	d.seedMu.Lock()
+	defer d.seedMu.Unlock()
+	if d.seedState.Generation > 0 {
+		return d.seedState, nil
+	}
+	s := Seeds{Key: d.base.Seeds.Key, Generation: d.base.Seeds.Generation + 1}
+	if len(s.Key) == 0 {
+		s.Key = d.opts.SeedKey
+	}
+	if len(s.Key) == 0 {
+		s.Key = make([]byte, 32)
+		if _, err := rand.Read(s.Key); err != nil {
+			return Seeds{}, err
+		}
+	}
+	if err := d.end(JournalEntry{Kind: EntrySeeds, OperationID: d.journal.newOperationID(), Seeds: &s}); err != nil {
+		return Seeds{}, err
+	}
+	d.seedState = s
+	return s, nil
+}

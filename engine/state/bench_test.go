@@ -1,0 +1,100 @@
+package state_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// benchSnapshot is a stack of n resources shaped like random:RandomString's:
+// a secret seed among the inputs, a dozen scalar outputs.
+func benchSnapshot(n int) *deploy.Snapshot {
+	const typ = "random:index/randomString:RandomString"
+	prov := resource.NewURN("dev", "proj", "", "pulumi:providers:random", "default")
+	snap := &deploy.Snapshot{Resources: []*resource.State{
+		{URN: stackURN, Type: resource.RootStackType},
+		{URN: prov, Type: "pulumi:providers:random", Custom: true, ID: "prov-id", Parent: stackURN},
+	}}
+	for i := range n {
+		in := resource.Map{"length": resource.Number(8), "special": resource.Bool(true), "upper": resource.Bool(true),
+			"lower": resource.Bool(true), "numeric": resource.Bool(true), "minUpper": resource.Number(0),
+			"__seed": resource.MakeSecret(resource.String("0123456789abcdef0123456789abcdef"))}
+		out := in.Copy()
+		delete(out, "__seed")
+		out["result"] = resource.String(fmt.Sprintf("r%07d", i))
+		snap.Resources = append(snap.Resources, &resource.State{URN: urn(typ, fmt.Sprintf("r%d", i)), Type: typ, Custom: true,
+			ID: resource.ID(fmt.Sprintf("r%07d", i)), Parent: stackURN, Provider: string(prov) + "::prov-id",
+			Inputs: in, Outputs: out, Created: &fixedTime})
+	}
+	return snap
+}
+
+var benchEncoder = state.NewEncoder(state.EncodeOptions{Secrets: b64Manager{}, Time: fixedTime})
+
+// BenchmarkCheckpointEncode writes the state file of 1,000 resources.
+func BenchmarkCheckpointEncode(b *testing.B) {
+	snap := benchSnapshot(1000)
+	var size int
+	for b.Loop() {
+		data, err := benchEncoder.Checkpoint("organization/proj/dev", snap)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(data)
+	}
+	b.SetBytes(int64(size))
+}
+
+// BenchmarkCheckpointDecode reads the state file of 1,000 resources back
+// into a snapshot.
+func BenchmarkCheckpointDecode(b *testing.B) {
+	data, err := benchEncoder.Checkpoint("organization/proj/dev", benchSnapshot(1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		chk, err := state.ParseCheckpoint(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := state.NewDecoder(b64Manager{}).Deployment(chk.Latest); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJournalEntryEncode encodes one step's journal entry as the local
+// backend appends it.
+func BenchmarkJournalEntryEncode(b *testing.B) {
+	st := benchSnapshot(1).Resources[2]
+	e := deploy.JournalEntry{Kind: deploy.EntrySuccess, Sequence: 7, OperationID: 7, State: st}
+	for b.Loop() {
+		je, err := benchEncoder.JournalEntry(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(je); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSummary reads what a list of stacks shows of the state file of
+// 1,000 resources.
+func BenchmarkSummary(b *testing.B) {
+	data, err := benchEncoder.Checkpoint("organization/proj/dev", benchSnapshot(1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := state.ParseSummary(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

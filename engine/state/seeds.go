@@ -1,0 +1,64 @@
+package state
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// SeedsV1 is the stored form of deploy.Seeds, Cairn's own (the anchor
+// ignores it): the key as a secret value, so it is encrypted like any other,
+// and the generation.
+type SeedsV1 struct {
+	Key        any   `json:"key,omitempty"`
+	Generation int64 `json:"generation"`
+}
+
+// encodeSeeds writes the seed state; nil when there is none. Without a
+// secrets manager the key is left out: the stack cannot hold secrets (nor
+// the random seeds providers keep as secrets), and the engine makes a new
+// key when it next needs one.
+func encodeSeeds(s deploy.Seeds, values *valueEncoder) (*SeedsV1, error) {
+	if s.Generation == 0 && len(s.Key) == 0 {
+		return nil, nil
+	}
+	out := &SeedsV1{Generation: s.Generation}
+	if len(s.Key) == 0 || (values.encrypt == nil && !values.showSecrets) {
+		return out, nil
+	}
+	key, err := values.encodeValue(resource.MakeSecret(resource.String(hex.EncodeToString(s.Key))))
+	if err != nil {
+		return nil, fmt.Errorf("the stack's seed key: %w", err)
+	}
+	out.Key = key
+	return out, nil
+}
+
+// decodeSeeds reads the seed state. A key that cannot be decrypted for want
+// of a secrets manager is left out, as when it was written without one.
+func decodeSeeds(sv *SeedsV1, values *valueDecoder) (deploy.Seeds, error) {
+	if sv == nil {
+		return deploy.Seeds{}, nil
+	}
+	out := deploy.Seeds{Generation: sv.Generation}
+	if sv.Key == nil {
+		return out, nil
+	}
+	v, err := values.decodeValue(sv.Key)
+	if errors.Is(err, errNoSecretsManager) {
+		return out, nil
+	}
+	if err == nil && !v.Unsecret().IsString() {
+		err = errors.New("it is not a string")
+	}
+	if err == nil {
+		out.Key, err = hex.DecodeString(v.Unsecret().StringValue())
+	}
+	if err != nil {
+		return deploy.Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
+	}
+	return out, nil
+}
