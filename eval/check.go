@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 // functions.
 type typeInfo struct {
 	resources map[*Resource]*resourceType
-	functions map[string]string // token as written → canonical token
+	functions map[string]*functionType // by token as written
 }
 
 // resourceType is a resource's type as resolved through its schema.
@@ -26,6 +27,14 @@ type resourceType struct {
 	token     string
 	schema    *schema.Resource // nil when unknown
 	component bool             // a component its provider constructs
+	names     speller
+}
+
+// functionType is a provider function as resolved through its schema.
+type functionType struct {
+	token  string // canonical
+	schema *schema.Function
+	names  speller
 }
 
 // resolved returns the type of r (its token as written when unresolved).
@@ -41,11 +50,22 @@ func (t *typeInfo) resolved(r *Resource) *resourceType {
 // function returns the canonical token of an invoked function.
 func (t *typeInfo) function(tok string) string {
 	if t != nil {
-		if c, ok := t.functions[tok]; ok {
-			return c
+		if f, ok := t.functions[tok]; ok {
+			return f.token
 		}
 	}
 	return tok
+}
+
+// result returns the result of a function with its properties spelled the
+// language's way.
+func (t *typeInfo) result(tok string, ret resource.Map) resource.Map {
+	if t != nil {
+		if f, ok := t.functions[tok]; ok && f.schema.Outputs != nil {
+			return f.names.object(ret, f.schema.Outputs.Properties)
+		}
+	}
+	return ret
 }
 
 // checker checks a program against the schemas of its packages.
@@ -61,7 +81,7 @@ type checker struct {
 // checks properties, arguments and property accesses against the schemas.
 func checkTypes(ctx context.Context, p *Program, g *graph, diags hcl.Diagnostics) (*typeInfo, hcl.Diagnostics) {
 	c := &checker{ctx: ctx, prog: p, pkgs: map[string]*schema.Package{},
-		info: &typeInfo{resources: map[*Resource]*resourceType{}, functions: map[string]string{}}}
+		info: &typeInfo{resources: map[*Resource]*resourceType{}, functions: map[string]*functionType{}}}
 	c.scope(g)
 	c.accesses(g)
 	return c.info, append(diags, c.diags...)
@@ -129,6 +149,7 @@ func (c *checker) resource(r *Resource) {
 		}
 		rt.token, rt.schema, rt.component = tok, res, res.IsComponent
 	}
+	rt.names = speller{pkg: pkg, name: c.prog.Dialect.PropertyName}
 	c.strayOptions(r, rt)
 	if rt.schema != nil && !resource.IsProviderType(r.Type) {
 		c.properties(r.Properties, rt.token, "Property", rt.schema.InputProperties, rt.schema.RequiredInputs, pkg, r.NameRange)
@@ -249,7 +270,7 @@ func (c *checker) function(tok string, at hcl.Range, args hcl.Expression) {
 			fmt.Sprintf("Package %s has no function %s.%s", pkg.Name, tok, DidYouMean(tok, shortTokens(pkg.FunctionTokens())))))
 		return
 	}
-	c.info.functions[tok] = canon
+	c.info.functions[tok] = &functionType{token: canon, schema: fn, names: speller{pkg: pkg, name: c.prog.Dialect.PropertyName}}
 	if fn.Inputs != nil {
 		c.properties(args, canon, "Argument", fn.Inputs.Properties, fn.Inputs.Required, pkg, at)
 	}
@@ -309,12 +330,9 @@ func (c *checker) access(r ref) {
 		return
 	}
 	attr, ok := rest[0].(hcl.TraverseAttr)
-	if !ok || attr.Name == "id" || attr.Name == "urn" || rt.schema.Properties[attr.Name] != nil {
+	names := append([]string{"id", "urn"}, rt.names.spelled(rt.schema.Properties)...)
+	if !ok || slices.Contains(names, attr.Name) {
 		return
-	}
-	names := []string{"id", "urn"}
-	for k := range rt.schema.Properties {
-		names = append(names, k)
 	}
 	c.report(errorDiag(attr.SrcRange, fmt.Sprintf("Property %s does not exist on %s", attr.Name, &res.Decl),
 		fmt.Sprintf("%s has no output %s.%s Existing properties are: %s.", &res.Decl, attr.Name, DidYouMean(attr.Name, names), List(names, 8))))

@@ -30,11 +30,11 @@ func (c *Config) FullKey(project string) string {
 func ConfigValue(c *Config, project string, config map[string]resource.Value) (cty.Value, hcl.Diagnostics) {
 	key := c.FullKey(project)
 	raw, ok := config[key]
-	if !ok {
+	if !ok || c.NotNull && raw.IsNull() {
 		return defaultValue(c, key, project)
 	}
 	secret := c.Secret || raw.ContainsSecrets()
-	v, err := convertConfig(raw.Unsecret(), c.Type)
+	v, err := c.convertConfig(raw.Unsecret())
 	if err != nil {
 		return cty.DynamicVal, hcl.Diagnostics{errorDiag(c.NameRange,
 			fmt.Sprintf("Invalid value for configuration %s", key),
@@ -61,7 +61,7 @@ func defaultValue(c *Config, key, project string) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	v, err := convertTo(v, c.Type)
+	v, err := c.convert(v)
 	if err != nil {
 		return cty.DynamicVal, append(diags, errorDiag(c.Default.Range(),
 			"Default value has the wrong type",
@@ -85,10 +85,11 @@ func (c *Config) setCommand(project string) string {
 	return "cairn config set " + key + " <value>"
 }
 
-// convertConfig converts a stored configuration value to ty.
-func convertConfig(raw resource.Value, ty cty.Type) (cty.Value, error) {
+// convertConfig converts a stored configuration value to c's type.
+func (c *Config) convertConfig(raw resource.Value) (cty.Value, error) {
+	ty := c.Type
 	if !raw.IsString() || ty == cty.String || ty == cty.DynamicPseudoType {
-		return convertTo(values.FromEngine(raw), ty)
+		return c.convert(values.FromEngine(raw))
 	}
 	s := raw.StringValue()
 	switch {
@@ -113,7 +114,16 @@ func convertConfig(raw resource.Value, ty cty.Type) (cty.Value, error) {
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("is not valid JSON (%v)", err)
 	}
-	return convertTo(v, ty)
+	return c.convert(v)
+}
+
+// convert fills in the defaults of v's optional attributes and converts it
+// to c's type.
+func (c *Config) convert(v cty.Value) (cty.Value, error) {
+	if c.Defaults != nil {
+		v = c.Defaults.Apply(v)
+	}
+	return convertTo(v, c.Type)
 }
 
 // convertTo converts v to ty; a map of any type accepts any object.

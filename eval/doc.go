@@ -3,10 +3,12 @@
 // engine's resource monitor.
 //
 // A front end (lang/yaml, lang/hcl) builds a Program: a root Scope of
-// Nodes (Config inputs, Local values, Resources, Invokes, Modules, Checks
-// and Outputs), each with its source ranges and its expressions as
-// hcl.Expression, and a Resolver that tells what each traversal of those
-// expressions names. Expressions are evaluated in go-cty with the function
+// Nodes (Config inputs, Local values, Resources, Invokes, Modules, Checks,
+// Removed resources and Outputs), each with its source ranges and its
+// expressions as hcl.Expression, and a Resolver that tells what each
+// traversal of those expressions names. Names are unique within a
+// namespace (Decl.Namespace); the program's Dialect spells the schemas'
+// property names the language's way for outputs (HCL's snake_case). Expressions are evaluated in go-cty with the function
 // library of eval/funcs and the functions InvokeFunction and
 // ReadFileFunction; the engine's concepts travel through cty as package
 // values describes (unknowns, the Secret mark, Dep marks), and are
@@ -19,7 +21,10 @@
 // for a constant index such as web[0], the instances) it refers to are
 // done, and registers the stack's outputs. Count and forEach expand
 // resources, invokes and modules into instances named web[0] and
-// web["key"]. A node whose dependency failed fails silently, so that only
+// web["key"]; an instance that refers to another node's instance by its own
+// key (web[count.index]) waits for that instance only. Configuration values
+// are checked by their Validations; Moved former names become aliases;
+// Removed resources are forgotten (Monitor.Forget). A node whose dependency failed fails silently, so that only
 // root errors are reported; errors come back as a *DiagnosticsError.
 //
 //	prog := &eval.Program{

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -39,11 +40,15 @@ type ref struct {
 }
 
 // dep is something a node waits for: a whole node, or one instance of it
-// when the reference indexes it with a constant key.
+// when the reference indexes it with a constant key, or with a key computed
+// from the waiting instance's own count.index or each (web[count.index]).
 type dep struct {
 	node Node
-	key  string // instance key (see keyString); "" waits for the whole node
-	rng  hcl.Range
+	key  string // instance key (see InstanceKey); "" waits for the whole node
+	// perInstance is the index of a per-instance reference: each instance
+	// evaluates it and waits for that instance only.
+	perInstance hcl.Expression
+	rng         hcl.Range
 }
 
 // buildGraph resolves the references of a scope (and of module bodies),
@@ -55,7 +60,7 @@ func buildGraph(s *Scope) (*graph, hcl.Diagnostics) {
 	seen := map[string]Node{}
 	for _, n := range s.Nodes {
 		d := n.Declaration()
-		key := namespace(n) + d.Name
+		key := namespace(n) + d.Namespace + "\x00" + d.Name
 		if prev, dup := seen[key]; dup {
 			pd := prev.Declaration()
 			diags = append(diags, &hcl.Diagnostic{
@@ -86,14 +91,16 @@ func buildGraph(s *Scope) (*graph, hcl.Diagnostics) {
 	return g, diags
 }
 
-// namespace returns the namespace of a node's name: outputs and checks
-// cannot be referred to, so their names are apart from the others'.
+// namespace returns the namespace of a node's name: outputs, checks and
+// removed resources cannot be referred to, so their names are apart from the others'.
 func namespace(n Node) string {
 	switch n.(type) {
 	case *Output:
 		return "output\x00"
 	case *Check:
 		return "check\x00"
+	case *Removed:
+		return "removed\x00"
 	}
 	return ""
 }
@@ -109,6 +116,7 @@ func (g *graph) resolve(v *vertex, defaults map[string]*Resource) hcl.Diagnostic
 		}
 		pkgs = append(pkgs, invokedPackages(e)...)
 		inExpansion := exp != nil && (sameExpr(e, exp.Count) || sameExpr(e, exp.ForEach))
+		indexes := indexKeys(e)
 		for _, t := range e.Variables() {
 			r, ds := g.scope.Resolver.Resolve(v.node, t)
 			diags = append(diags, ds...)
@@ -120,12 +128,20 @@ func (g *graph) resolve(v *vertex, defaults map[string]*Resource) hcl.Diagnostic
 				continue
 			}
 			v.refs = append(v.refs, ref{Reference: r, traversal: t})
-			if r.Node != nil {
-				if _, ok := g.byNode[r.Node]; !ok {
-					continue // a duplicate, reported already
-				}
-				v.addDep(dep{node: r.Node, key: constantKey(t, r.Len), rng: t.SourceRange()})
+			if r.Node == nil {
+				continue
 			}
+			if _, ok := g.byNode[r.Node]; !ok {
+				continue // a duplicate, reported already
+			}
+			if _, isConfig := r.Node.(*Config); isConfig && r.Node == v.node {
+				continue // a validation refers to the value it checks
+			}
+			d := dep{node: r.Node, key: constantKey(t, r.Len), rng: t.SourceRange()}
+			if key := indexes[t.SourceRange()]; key != nil && d.key == "" && r.Len == len(t) && !inExpansion && g.instanceOnly(v.node, key) {
+				d.perInstance = key
+			}
+			v.addDep(d)
 		}
 	}
 	if p := implicitProvider(v.node, defaults); p != nil {
@@ -150,20 +166,62 @@ func sameExpr(a, b hcl.Expression) bool {
 	return va.Kind() == reflect.Pointer && vb.Kind() == reflect.Pointer && va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
 }
 
+// whole reports whether the dependency waits for the whole node.
+func (d dep) whole() bool { return d.key == "" && d.perInstance == nil }
+
+// addDep adds a dependency unless one that waits for as much is there; a
+// dependency on the whole node replaces those on its instances.
 func (v *vertex) addDep(d dep) {
-	for i, e := range v.deps {
-		if e.node != d.node {
-			continue
+	at := len(v.deps)
+	out := v.deps[:0]
+	for _, e := range v.deps {
+		if e.node == d.node {
+			samePer := e.perInstance == nil && d.perInstance == nil || sameExpr(e.perInstance, d.perInstance)
+			if e.whole() || e.key == d.key && samePer {
+				return
+			}
+			if d.whole() {
+				at = min(at, len(out))
+				continue
+			}
 		}
-		if e.key == "" || e.key == d.key {
-			return
+		out = append(out, e)
+	}
+	v.deps = slices.Insert(out, min(at, len(out)), d)
+}
+
+// indexKeys returns the key expressions of the index expressions of e whose
+// collection is a plain reference (web[count.index]), by the reference's
+// range.
+func indexKeys(e hcl.Expression) map[hcl.Range]hcl.Expression {
+	se, ok := e.(hclsyntax.Expression)
+	if !ok {
+		return nil
+	}
+	out := map[hcl.Range]hcl.Expression{}
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		if ix, ok := n.(*hclsyntax.IndexExpr); ok {
+			if c, ok := ix.Collection.(*hclsyntax.ScopeTraversalExpr); ok {
+				out[c.Traversal.SourceRange()] = ix.Key
+			}
 		}
-		if d.key == "" {
-			v.deps[i] = d
-			return
+		return nil
+	})
+	return out
+}
+
+// instanceOnly reports whether an index expression of n depends on nothing
+// but the instance (count.index, each.key, each.value), so that each
+// instance can compute it before the rest is known.
+func (g *graph) instanceOnly(n Node, key hcl.Expression) bool {
+	vars := key.Variables()
+	for _, t := range vars {
+		r, diags := g.scope.Resolver.Resolve(n, t)
+		if diags.HasErrors() || r.Builtin != BuiltinCount && r.Builtin != BuiltinEach {
+			return false
 		}
 	}
-	v.deps = append(v.deps, d)
+	return len(vars) > 0
 }
 
 // checkBuiltin reports count.index and each.* used where they mean nothing.
@@ -215,14 +273,15 @@ func constantKey(t hcl.Traversal, n int) string {
 		return ""
 	}
 	if ix, ok := t[n].(hcl.TraverseIndex); ok {
-		return keyString(ix.Key)
+		return InstanceKey(ix.Key)
 	}
 	return ""
 }
 
-// keyString renders an instance key: 0 for a count index, ["a"] style
-// quoting for a forEach key. It returns "" for anything else.
-func keyString(k cty.Value) string {
+// InstanceKey renders an instance key as instance names write it: 0 for a
+// count index, "a" (quoted, with backslashes and quotes escaped) for a
+// forEach key. It returns "" for anything else.
+func InstanceKey(k cty.Value) string {
 	k, _ = k.Unmark()
 	if !k.IsKnown() || k.IsNull() {
 		return ""

@@ -143,7 +143,7 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 	if resp.Unknown {
 		return cty.DynamicVal.WithMarks(marks), nil
 	}
-	return values.MapFromEngine(resp.Return).WithMarks(marks), nil
+	return values.MapFromEngine(r.types.result(token, resp.Return)).WithMarks(marks), nil
 }
 
 // invokeNode calls the function of an Invoke node.

@@ -5,11 +5,13 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 )
 
 // Node is one declaration of a scope: a config input, a local value, a
-// resource, an invoke, a module call, a check or an output. Nodes are
+// resource, an invoke, a module call, a check, a removed resource or an
+// output. Nodes are
 // pointers to the types of this file; their names are unique in their scope.
 type Node interface {
 	// Declaration returns the name and source ranges common to every node.
@@ -21,8 +23,11 @@ type Node interface {
 
 // Decl is what every node has: its name, the noun the language uses for it in
 // messages ("resource", "variable", "local value", ...), and where it is.
+// Names are unique within a namespace of a scope: YAML has one namespace,
+// HCL one per kind of block (var, local, module) and resource type.
 type Decl struct {
 	Name      string
+	Namespace string
 	Noun      string
 	NameRange hcl.Range
 	DeclRange hcl.Range
@@ -47,6 +52,14 @@ type Config struct {
 	Type    cty.Type
 	Default hcl.Expression // nil: the value is required
 	Secret  bool
+	// Defaults fills in the optional attributes a value leaves out of an
+	// object type (HCL's optional(type, default)); nil: none.
+	Defaults *typeexpr.Defaults
+	// NotNull makes a null value take the default.
+	NotNull bool
+	// Validations are conditions on the value (which refer to the node
+	// itself); a false one is an error.
+	Validations []Assertion
 	// Implicit is set for a namespaced key that the program uses without
 	// declaring it; it is a required string.
 	Implicit bool
@@ -113,6 +126,25 @@ type ResourceOptions struct {
 	ReplaceWith             hcl.Expression
 	ReplacementTrigger      hcl.Expression
 	HideDiffs               hcl.Expression
+	// Moved are the names the resource had before, whose state it takes
+	// over.
+	Moved []Moved
+}
+
+// Moved is a former name of a resource or module in its scope (HCL's moved
+// block): the state recorded under it is taken over through an alias, so
+// that a rename does not replace anything.
+type Moved struct {
+	// From is the former name, with its instance key when it had one: web,
+	// web[0], web["a"].
+	From string
+	// Type is the former type token; "" when it is the same.
+	Type string
+	// Key limits the move to the instance with this key, written as in
+	// instance names (0, "a"). When Key is "" the move applies to every
+	// instance, which keep their keys unless From has one.
+	Key   string
+	Range hcl.Range
 }
 
 func (o *ResourceOptions) expressions() []hcl.Expression {
@@ -186,6 +218,16 @@ type Assertion struct {
 	Message   hcl.Expression
 }
 
+// Removed is a resource the program no longer declares whose state is to
+// be forgotten rather than deleted (HCL's removed block with destroy =
+// false): the engine drops it from the stack without calling its provider.
+type Removed struct {
+	// Decl.Name is the resource's name in its scope, with its instance key
+	// if it had one.
+	Decl
+	Type string // its type token
+}
+
 // Output is a stack output (or, in a module body, an output of the module).
 type Output struct {
 	Decl
@@ -194,7 +236,9 @@ type Output struct {
 }
 
 // Expressions implements Node.
-func (c *Config) Expressions() []hcl.Expression { return []hcl.Expression{c.Default} }
+func (c *Config) Expressions() []hcl.Expression {
+	return append([]hcl.Expression{c.Default}, assertionExpressions(c.Validations)...)
+}
 
 // Expressions implements Node.
 func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value} }
@@ -221,13 +265,18 @@ func (m *Module) Expressions() []hcl.Expression {
 }
 
 // Expressions implements Node.
-func (c *Check) Expressions() []hcl.Expression {
+func (c *Check) Expressions() []hcl.Expression { return assertionExpressions(c.Assertions) }
+
+func assertionExpressions(as []Assertion) []hcl.Expression {
 	var out []hcl.Expression
-	for _, a := range c.Assertions {
+	for _, a := range as {
 		out = append(out, a.Condition, a.Message)
 	}
 	return out
 }
+
+// Expressions implements Node.
+func (r *Removed) Expressions() []hcl.Expression { return nil }
 
 // Expressions implements Node.
 func (o *Output) Expressions() []hcl.Expression { return []hcl.Expression{o.Value} }
@@ -270,4 +319,8 @@ type Dialect struct {
 	OptionNames     []string // the names of resource options
 	OptionsBlock    string   // where options go ("options")
 	PropertiesBlock string   // where properties go ("properties")
+	// PropertyName spells a schema property name the language's way (HCL's
+	// snake_case); the outputs of resources and functions are read under
+	// these names. Nil keeps the schema's names.
+	PropertyName func(string) string
 }

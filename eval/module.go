@@ -22,6 +22,7 @@ func (s *scopeRun) module(ctx context.Context, v *vertex, m *Module, in *instanc
 	req := deploy.RegisterRequest{Type: m.Type, Name: name, Parent: s.parent, SourcePosition: s.r.sourcePosition(m.DeclRange)}
 	opts := s.options(ectx)
 	opts.read(&m.Options, &req)
+	req.Aliases = append(req.Aliases, s.movedAliases(m.Options.Moved, in)...)
 	if !ok || !opts.ok {
 		return cty.DynamicVal, false
 	}
@@ -71,7 +72,7 @@ func (s *scopeRun) moduleConfigs(m *Module, body *graph, inputs cty.Value) (map[
 		}
 		declared[c.Name] = true
 		raw, present := attribute(inputs, c.Name)
-		if !present {
+		if !present || c.NotNull && raw.IsNull() {
 			if c.Default == nil {
 				diags = append(diags, errorDiag(at, fmt.Sprintf("Missing input %s", c.Name),
 					fmt.Sprintf("%s has the input %q (%s), which has no default; give it a value.", &m.Decl, c.Name, rangeString(c.NameRange))))
@@ -83,7 +84,7 @@ func (s *scopeRun) moduleConfigs(m *Module, body *graph, inputs cty.Value) (map[
 			continue
 		}
 		raw = raw.WithMarks(marks)
-		v, err := convertTo(raw, c.Type)
+		v, err := c.convert(raw)
 		if err != nil {
 			diags = append(diags, errorDiag(at, fmt.Sprintf("Invalid input %s", c.Name),
 				fmt.Sprintf("The input %q of %s %v; its type is %s.", c.Name, &m.Decl, err, typeName(c.Type))))
@@ -101,28 +102,6 @@ func (s *scopeRun) moduleConfigs(m *Module, body *graph, inputs cty.Value) (map[
 	}
 	s.r.report(diags)
 	return out, !diags.HasErrors()
-}
-
-// check evaluates a check's assertions; a false one is a warning.
-func (s *scopeRun) check(c *Check, ectx *hcl.EvalContext) (cty.Value, bool) {
-	for _, a := range c.Assertions {
-		cond, ok := s.eval(ectx, a.Condition)
-		if !ok {
-			return cty.DynamicVal, false
-		}
-		cond, _ = cond.Unmark()
-		if !cond.IsKnown() || cond.IsNull() || cond.Type() != cty.Bool || cond.True() {
-			continue
-		}
-		msg := "The condition is false."
-		if m, ok := s.eval(ectx, a.Message); ok && a.Message != nil {
-			if m, _ = m.UnmarkDeep(); m.IsKnown() && !m.IsNull() && m.Type() == cty.String {
-				msg = m.AsString()
-			}
-		}
-		s.r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Check %s failed", c.Name), Detail: msg, Subject: a.Condition.Range().Ptr()}})
-	}
-	return cty.NullVal(cty.DynamicPseudoType), true
 }
 
 // attribute returns the attribute of an object (or element of a map) named

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -69,6 +70,7 @@ type monitor struct {
 	regs    map[string]deploy.RegisterRequest
 	outputs map[resource.URN]resource.Map
 	invokes []string
+	forgot  []resource.URN
 	// hold, if set, runs before a registration returns.
 	hold func(req deploy.RegisterRequest)
 }
@@ -112,6 +114,13 @@ func (m *monitor) Invoke(_ context.Context, req deploy.InvokeRequest) (*deploy.I
 	m.invokes = append(m.invokes, fmt.Sprintf("%s %v", req.Token, resource.Object(req.Args)))
 	m.mu.Unlock()
 	return &deploy.InvokeResponse{Return: resource.Map{"echo": resource.Object(req.Args)}}, nil
+}
+
+func (m *monitor) Forget(_ context.Context, urn resource.URN) error {
+	m.mu.Lock()
+	m.forgot = append(m.forgot, urn)
+	m.mu.Unlock()
+	return nil
 }
 
 func (m *monitor) Call(context.Context, deploy.CallRequest) (*deploy.CallResponse, error) {
@@ -165,6 +174,34 @@ func TestPerInstanceWaiting(t *testing.T) {
 	}
 	if got, want := m.stackOutputs()["all"], resource.Array(resource.Number(0), resource.Number(1)); !got.Equal(want) {
 		t.Errorf("all = %v, want %v", got, want)
+	}
+}
+
+// TestPerInstanceKeyWaiting checks that app[i], which refers to
+// web[count.index], waits for web[i] only: web[1] is held until app[0] has
+// registered.
+func TestPerInstanceKeyWaiting(t *testing.T) {
+	web := &eval.Resource{Decl: decl("web", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ index = count.index }`), Expansion: eval.Expansion{Count: expr(t, "2")}}
+	app := &eval.Resource{Decl: decl("app", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ value = web[count.index].index * 10 }`), Expansion: eval.Expansion{Count: expr(t, "2")}}
+	m := newMonitor()
+	appDone := make(chan struct{})
+	m.hold = func(req deploy.RegisterRequest) {
+		switch req.Name {
+		case "web[1]":
+			<-appDone
+		case "app[0]":
+			close(appDone)
+		}
+	}
+	if err := run(t, &eval.Program{Root: scope(web, app)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"app[0]": 0, "app[1]": 10} {
+		if got := m.regs[name].Properties["value"]; !got.Equal(resource.Number(want)) {
+			t.Errorf("%s.value = %v, want %v", name, got, want)
+		}
 	}
 }
 
@@ -253,5 +290,63 @@ func TestPoison(t *testing.T) {
 	}
 	if _, ok := m.regs["fine"]; !ok {
 		t.Error("an independent resource was not registered")
+	}
+}
+
+// TestConfigValidation checks optional-attribute defaults, NotNull and
+// validations, which refer to the value they check.
+func TestConfigValidation(t *testing.T) {
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr(t, `object({ name = string, tier = optional(string, "basic") })`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	settings := &eval.Config{Decl: decl("settings", "variable"), Key: "settings", Type: ty, Defaults: defaults}
+	size := &eval.Config{Decl: decl("size", "variable"), Key: "size", Type: cty.Number, Default: expr(t, "5"), NotNull: true,
+		Validations: []eval.Assertion{{Condition: expr(t, "size > 4"), Message: expr(t, `"size must be more than 4"`)}}}
+	out := &eval.Output{Decl: decl("out", "output"), Value: expr(t, `"${settings.tier}-${size}"`)}
+	prog := &eval.Program{Root: scope(settings, size, out)}
+	m := newMonitor()
+	cfg := map[string]resource.Value{"proj:settings": resource.String(`{"name": "a"}`), "proj:size": resource.Null}
+	if err := run(t, prog, m, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.stackOutputs()["out"]; !got.Equal(resource.String("basic-5")) {
+		t.Errorf("out = %v, want basic-5", got)
+	}
+
+	cfg["proj:size"] = resource.String("3")
+	prog = &eval.Program{Root: scope(settings, size, out)}
+	err := run(t, prog, newMonitor(), cfg)
+	var de *eval.DiagnosticsError
+	if !errors.As(err, &de) || len(de.Diags) != 1 || de.Diags[0].Detail != "size must be more than 4" {
+		t.Fatalf("want the validation's error, got %v", err)
+	}
+}
+
+// TestMovedAndRemoved checks that moves become aliases named after the
+// instance and that removed resources are forgotten by their URN.
+func TestMovedAndRemoved(t *testing.T) {
+	web := &eval.Resource{Decl: decl("web", "resource"), Type: "test:index:Thing", Expansion: eval.Expansion{Count: expr(t, "2")},
+		Options: eval.ResourceOptions{Moved: []eval.Moved{{From: "old"}, {From: "single", Type: "test:index:Old", Key: "1"}}}}
+	gone := &eval.Removed{Decl: decl("gone[0]", "removed"), Type: "test:index:Thing"}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(web, gone)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	aliases := func(name string) string {
+		var out []string
+		for _, a := range m.regs[name].Aliases {
+			out = append(out, strings.TrimSpace(a.Name+" "+a.Type))
+		}
+		return strings.Join(out, ", ")
+	}
+	if got := aliases("web[0]"); got != "old[0]" {
+		t.Errorf("web[0] aliases: %s", got)
+	}
+	if got := aliases("web[1]"); got != "old[1], single test:index:Old" {
+		t.Errorf("web[1] aliases: %s", got)
+	}
+	if got := fmt.Sprint(m.forgot); got != "[urn:pulumi:dev::proj::test:index:Thing::gone[0]]" {
+		t.Errorf("forgot %s", got)
 	}
 }

@@ -216,6 +216,7 @@ func (rt *resourceType) value(urn resource.URN, id resource.ID, custom bool, out
 				}
 			}
 		}
+		outputs = rt.names.object(outputs, rt.schema.Properties)
 	}
 	return values.ResourceObject(urn, id, custom, outputs)
 }

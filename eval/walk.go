@@ -96,7 +96,7 @@ func (s *scopeRun) runNode(ctx context.Context, n Node) {
 		}
 	}()
 	for _, d := range v.deps {
-		if !s.await(ctx, d) {
+		if d.perInstance == nil && !s.await(ctx, d) {
 			st.failed = true
 			return
 		}
@@ -119,6 +119,10 @@ func (s *scopeRun) runNode(ctx context.Context, n Node) {
 		go func() {
 			defer wg.Done()
 			defer close(in.done)
+			if !s.awaitInstanceDeps(ctx, v, in) {
+				in.failed = true
+				return
+			}
 			val, ok := s.evaluate(ctx, v, in)
 			in.value, in.failed = val, !ok
 		}()
@@ -155,6 +159,29 @@ func (s *scopeRun) await(ctx context.Context, d dep) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// awaitInstanceDeps waits for the instances an instance refers to by its
+// own key (web[count.index]): the instance with the key it computes, or the
+// whole node when the key is not one of its instances.
+func (s *scopeRun) awaitInstanceDeps(ctx context.Context, v *vertex, in *instance) bool {
+	var ectx *hcl.EvalContext
+	for _, d := range v.deps {
+		if d.perInstance == nil {
+			continue
+		}
+		if ectx == nil {
+			ectx = s.evalContext(v, in)
+		}
+		k, diags := d.perInstance.Value(ectx)
+		if !diags.HasErrors() {
+			d.key = InstanceKey(k)
+		}
+		if !s.await(ctx, d) {
+			return false
+		}
+	}
+	return true
 }
 
 // current returns the node's value as far as it is known: the instances
@@ -206,6 +233,8 @@ func (s *scopeRun) evalContext(v *vertex, in *instance) *hcl.EvalContext {
 	for _, r := range v.refs {
 		var val cty.Value
 		switch {
+		case r.Node != nil && r.Node == v.node:
+			val = s.configs[r.Node.(*Config)] // a validation: only configuration values refer to themselves
 		case r.Node != nil:
 			val = s.states[r.Node].current()
 		case r.Builtin == BuiltinPulumi:
@@ -284,7 +313,7 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 	switch n := v.node.(type) {
 	case *Config:
 		val, ok := s.configs[n]
-		return val, ok
+		return val, ok && s.validate(n, ectx)
 	case *Local:
 		return s.eval(ectx, n.Value)
 	case *Output:
@@ -298,6 +327,8 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 		return s.module(ctx, v, n, in, ectx)
 	case *Check:
 		return s.check(n, ectx)
+	case *Removed:
+		return s.forget(ctx, n)
 	}
 	return cty.DynamicVal, false
 }

@@ -1,4 +1,4 @@
-package yaml_test
+package langtest
 
 import (
 	"context"
@@ -57,6 +57,9 @@ func (p *testProvider) Create(_ context.Context, req provider.CreateRequest) (pr
 		out = resource.Map{}
 	}
 	out["result"] = resource.String(computed(req.Name))
+	if resource.TypeName(req.Type) == "Widget" {
+		out["publicUrl"] = resource.String("https://" + req.Name + ".example")
+	}
 	if req.Preview {
 		out["result"] = resource.Unknown()
 	}
@@ -98,6 +101,12 @@ func (p *testProvider) Invoke(_ context.Context, req provider.InvokeRequest) (pr
 		}}, nil
 	case "fail":
 		return provider.InvokeResponse{}, errors.New("the function failed on purpose")
+	case "lookupZone":
+		zone := req.Args["zoneName"].StringValue()
+		return provider.InvokeResponse{Return: resource.Map{
+			"zoneId":      resource.String("Z-" + zone),
+			"nameServers": resource.Array(resource.String("ns1."+zone), resource.String("ns2."+zone)),
+		}}, nil
 	}
 	return provider.InvokeResponse{}, fmt.Errorf("unknown function %s", req.Token)
 }
@@ -143,6 +152,7 @@ var testSchemas = map[string]*schema.Package{
 				"test:index:Thing":   thing,
 				"test:index:Failing": thing,
 				"test:index:Needy":   {InputProperties: props("name", prop("string")), RequiredInputs: []string{"name"}, Properties: outputs},
+				"test:index:Widget":  widget(),
 			},
 			Functions: map[string]*schema.Function{
 				"test:index:getThing": {
@@ -150,18 +160,43 @@ var testSchemas = map[string]*schema.Package{
 					Outputs: &schema.ObjectTyp{Properties: props("name", prop("string"), "upper", prop("string"))},
 				},
 				"test:index:fail": {Inputs: &schema.ObjectTyp{}},
+				"test:index:lookupZone": {
+					Inputs:  &schema.ObjectTyp{Properties: props("zoneName", prop("string")), Required: []string{"zoneName"}},
+					Outputs: &schema.ObjectTyp{Properties: props("zoneId", prop("string"), "nameServers", &schema.Property{TypeSpec: schema.TypeSpec{Type: "array", Items: &schema.TypeSpec{Type: "string"}}})},
+				},
 			},
 			Types: map[string]*schema.ObjectTyp{
 				"test:index:Settings": {Type: "object", Properties: props("size", prop("integer"), "label", prop("string"))},
 				"test:index:Mode":     {Type: "string", Enum: []schema.EnumValue{{Value: "fast"}, {Value: "slow"}}},
+				"test:index:Rule": {Type: "object", Properties: props("fromPort", prop("integer"), "toPort", prop("integer"),
+					"cidrBlocks", &schema.Property{TypeSpec: schema.TypeSpec{Type: "array", Items: &schema.TypeSpec{Type: "string"}}}),
+					Required: []string{"fromPort"}},
+				"test:index:WidgetSettings": {Type: "object", Properties: props("maxSize", prop("integer"), "logLevel", prop("string"))},
 			},
 		}
 	}(),
 }
 
-// testHost serves the test provider and the built-in providers; other
+// widget is a resource whose properties are camelCase and nested, for
+// languages that spell them otherwise (HCL's snake_case).
+func widget() *schema.Resource {
+	inputs := props(
+		"displayName", prop("string"),
+		"maxSize", prop("integer"),
+		"settings", &schema.Property{TypeSpec: schema.TypeSpec{Ref: "#/types/test:index:WidgetSettings"}},
+		"ingressRules", &schema.Property{TypeSpec: schema.TypeSpec{Type: "array", Items: &schema.TypeSpec{Ref: "#/types/test:index:Rule"}}},
+		"extraTags", &schema.Property{TypeSpec: schema.TypeSpec{Type: "object", AdditionalProperties: &schema.TypeSpec{Type: "string"}}},
+	)
+	outputs := props("result", prop("string"), "publicUrl", prop("string"))
+	for k, v := range inputs {
+		outputs[k] = v
+	}
+	return &schema.Resource{InputProperties: inputs, Properties: outputs, RequiredInputs: []string{"displayName"}}
+}
+
+// Host serves the test provider and the built-in providers; other
 // stacks' outputs are made up.
-var testHost = provider.Factories{
+var Host = provider.Factories{
 	{Pkg: "test", Version: "1.0.0", New: func(context.Context) (provider.Provider, error) { return &testProvider{pkg: "test"}, nil }},
 	random.Factory(),
 	command.Factory(),

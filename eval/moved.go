@@ -1,0 +1,39 @@
+package eval
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// movedAliases returns the aliases that the moves of a resource or module
+// give one of its instances: its former names, after the scope's prefix.
+func (s *scopeRun) movedAliases(moves []Moved, in *instance) []deploy.Alias {
+	var out []deploy.Alias
+	for _, m := range moves {
+		if m.Key != "" && m.Key != in.name {
+			continue
+		}
+		name := s.prefix + m.From
+		if m.Key == "" && !strings.Contains(m.From, "[") && in.key != cty.NilVal {
+			name += "[" + in.name + "]"
+		}
+		out = append(out, deploy.Alias{Name: name, Type: m.Type})
+	}
+	return out
+}
+
+// forget asks the engine to drop a removed resource from the stack
+// without deleting it.
+func (s *scopeRun) forget(ctx context.Context, n *Removed) (cty.Value, bool) {
+	urn := resource.NewURN(s.r.info.Stack, s.r.info.Project, s.parent.QualifiedType(), n.Type, s.prefix+n.Name)
+	if err := s.r.info.Monitor.Forget(ctx, urn); err != nil {
+		s.r.registerFailure(&n.Decl, "forget", err)
+		return cty.DynamicVal, false
+	}
+	return cty.NullVal(cty.DynamicPseudoType), true
+}

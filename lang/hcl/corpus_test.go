@@ -1,0 +1,23 @@
+package hcl_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+	"github.com/cairn-iac/cairn/lang/langtest"
+)
+
+const corpusDir = "../../testdata/hcl"
+
+// load loads an HCL project with the test schemas.
+func load(dir string) (*eval.Program, hcl.Diagnostics) {
+	return langhcl.Load(dir, langhcl.Options{Schemas: eval.ProviderSchemas(langtest.Host), Project: "corpus"})
+}
+
+// TestCorpus runs every program of testdata/hcl through a preview and an
+// update, and compares what reached the engine and the stack's outputs with
+// want.json, or the diagnostics with want.diags.
+func TestCorpus(t *testing.T) { langtest.Corpus(t, corpusDir, load) }

@@ -1,0 +1,103 @@
+package hcl
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/agext/levenshtein"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// snake returns the snake_case spelling of a camelCase name:
+// overrideSpecial is override_special, b64Std is b64_std, HTTPServer is
+// http_server.
+func snake(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// camel returns the camelCase spelling of a snake_case name, for names that
+// no schema describes: override_special is overrideSpecial.
+func camel(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if p := parts[i]; p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// typeName returns the Terraform-style name of a type token:
+// <pkg>_[<module>_]<snake_case(Name)>, without the module when it is
+// index, and without repeating a leading <pkg>_ of the snake-cased name.
+// random:index/randomPet:RandomPet is random_pet, command:local:Command is
+// command_local_command, aws:s3/bucket:Bucket is aws_s3_bucket.
+func typeName(token string) string {
+	pkg := resource.TypePackage(token)
+	mod := resource.TypeModule(token)
+	if i := strings.IndexByte(mod, '/'); i >= 0 {
+		mod = mod[:i]
+	}
+	name := snake(resource.TypeName(token))
+	name = strings.TrimPrefix(name, pkg+"_")
+	if mod != "" && mod != "index" {
+		return pkg + "_" + snake(mod) + "_" + name
+	}
+	return pkg + "_" + name
+}
+
+// closest returns up to n of the candidates nearest to name by edit
+// distance, nearest first, leaving out those too far to be a likely typo.
+func closest(name string, candidates []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	limit := max(3, len(name)/3)
+	var out []scored
+	for _, c := range candidates {
+		if d := levenshtein.Distance(name, c, nil); d <= limit {
+			out = append(out, scored{c, d})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].d != out[j].d {
+			return out[i].d < out[j].d
+		}
+		return out[i].s < out[j].s
+	})
+	names := make([]string, 0, n)
+	for i := 0; i < len(out) && i < n; i++ {
+		names = append(names, out[i].s)
+	}
+	return names
+}
+
+// quoted renders names as "a", "b" or "c".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = `"` + n + `"`
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

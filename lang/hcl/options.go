@@ -1,0 +1,297 @@
+package hcl
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval"
+)
+
+var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}}}
+
+// lifecycle reads a resource's lifecycle block. A replacement deletes the
+// old resource before it creates the new one, as in Terraform, unless
+// create_before_destroy is true; prevent_destroy protects the resource.
+func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, sh *shape, rng hcl.Range) {
+	cbd := false
+	if b := m.single(blocks, "lifecycle"); b != nil {
+		content, diags := b.Body.Content(lifecycleSchema)
+		m.report(diags)
+		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
+		if a := content.Attributes["prevent_destroy"]; a != nil {
+			o.Protect = a.Expr
+		}
+		if a := content.Attributes["ignore_changes"]; a != nil {
+			o.IgnoreChanges = m.paths(a, sh, true)
+		}
+		if a := content.Attributes["replace_triggered_by"]; a != nil {
+			o.ReplacementTrigger = a.Expr
+		}
+	}
+	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
+}
+
+// single returns the block of a type among blocks, reporting repeats.
+func (m *module) single(blocks []*hcl.Block, typ string) *hcl.Block {
+	var found *hcl.Block
+	for _, b := range blocks {
+		if b.Type != typ {
+			continue
+		}
+		if found != nil {
+			m.errorf(b.DefRange, fmt.Sprintf("Duplicate %s block", typ), "Only one %s block is allowed; the first is at %s.", typ, found.DefRange)
+			continue
+		}
+		found = b
+	}
+	return found
+}
+
+// optionFields maps the arguments of a pulumi block to the options they
+// set; name, which sets the logical name, is apart.
+func optionFields(o *eval.ResourceOptions) map[string]*hcl.Expression {
+	return map[string]*hcl.Expression{
+		"protect":                   &o.Protect,
+		"retain_on_delete":          &o.RetainOnDelete,
+		"deleted_with":              &o.DeletedWith,
+		"replace_on_changes":        &o.ReplaceOnChanges,
+		"additional_secret_outputs": &o.AdditionalSecretOutputs,
+		"aliases":                   &o.Aliases,
+		"custom_timeouts":           &o.CustomTimeouts,
+		"import_id":                 &o.Import,
+		"version":                   &o.Version,
+		"plugin_download_url":       &o.PluginDownloadURL,
+		"parent":                    &o.Parent,
+		"hide_diffs":                &o.HideDiffs,
+		"replace_with":              &o.ReplaceWith,
+		"replacement_trigger":       &o.ReplacementTrigger,
+	}
+}
+
+// pathOptions are the options that list paths of input properties.
+var pathOptions = map[string]bool{"replace_on_changes": true, "hide_diffs": true}
+
+// shapes are the shapes of a resource's inputs and outputs.
+type shapes struct{ inputs, outputs *shape }
+
+// optionNames returns the names of the arguments of a pulumi block.
+func optionNames() []string {
+	names := []string{"name"}
+	for n := range optionFields(&eval.ResourceOptions{}) {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var pulumiSchema = func() *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, n := range optionNames() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s
+}()
+
+// pulumiOptions reads the pulumi block of a resource, provider or module:
+// the Pulumi options that have no Terraform twin. It returns the logical
+// name it gives, if any; r is nil for a module, which cannot be renamed.
+func (m *module) pulumiOptions(blocks []*hcl.Block, o *eval.ResourceOptions, sh shapes, r *eval.Resource) hcl.Expression {
+	b := m.single(blocks, "pulumi")
+	if b == nil {
+		return nil
+	}
+	content, diags := b.Body.Content(pulumiSchema)
+	m.report(diags)
+	fields := optionFields(o)
+	var name hcl.Expression
+	for _, a := range sortedAttributes(content.Attributes) {
+		switch {
+		case a.Name == "name":
+			if r == nil {
+				m.errorf(a.NameRange, "Invalid option", "A module is named by its label; name applies to resources only.")
+			}
+			name = a.Expr
+		case a.Name == "protect" && o.Protect != nil:
+			m.errorf(a.NameRange, "Conflicting options", "lifecycle { prevent_destroy } protects the resource already; keep one of them.")
+		case a.Name == "additional_secret_outputs":
+			*fields[a.Name] = m.paths(a, sh.outputs, false)
+		case pathOptions[a.Name]:
+			*fields[a.Name] = m.paths(a, sh.inputs, false)
+		case a.Name == "aliases" || a.Name == "custom_timeouts":
+			*fields[a.Name] = &camelKeysExpr{a.Expr}
+		default:
+			*fields[a.Name] = a.Expr
+		}
+	}
+	return name
+}
+
+// paths converts a list of property paths written in HCL (references such
+// as tags["Name"], or strings) into the engine's paths under the schema's
+// names. With all allowed, the keyword all is every property.
+func (m *module) paths(a *hcl.Attribute, sh *shape, all bool) hcl.Expression {
+	if t, diags := hcl.AbsTraversalForExpr(a.Expr); all && !diags.HasErrors() && len(t) == 1 && t.RootName() == "all" {
+		return &hclsyntax.LiteralValueExpr{Val: cty.ListVal([]cty.Value{cty.StringVal(resource.Wildcard)}), SrcRange: a.Expr.Range()}
+	}
+	exprs, diags := hcl.ExprList(a.Expr)
+	m.report(diags)
+	var out []cty.Value
+	for _, e := range exprs {
+		t, diags := hcl.AbsTraversalForExpr(e)
+		if diags.HasErrors() {
+			if t = stringTraversal(e); t == nil {
+				m.errorf(e.Range(), "Invalid property path", "%s lists properties by name, such as tags or tags[\"Name\"].", a.Name)
+				continue
+			}
+		}
+		if p, ok := m.path(t, sh); ok {
+			out = append(out, cty.StringVal(p.String()))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return &hclsyntax.LiteralValueExpr{Val: cty.ListVal(out), SrcRange: a.Expr.Range()}
+}
+
+// stringTraversal parses a constant string as a traversal.
+func stringTraversal(e hcl.Expression) hcl.Traversal {
+	v, diags := e.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		return nil
+	}
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
+	if diags.HasErrors() {
+		return nil
+	}
+	return t
+}
+
+// path converts a traversal into a property path under the schema's names.
+func (m *module) path(t hcl.Traversal, sh *shape) (resource.Path, bool) {
+	var p resource.Path
+	for _, step := range t {
+		switch step := step.(type) {
+		case hcl.TraverseRoot, hcl.TraverseAttr:
+			name, _ := attrName(hcl.Traversal{step}, 0)
+			switch f := sh.field(name); {
+			case sh == openShape:
+				p = append(p, camel(name))
+			case f != nil:
+				p, sh = append(p, f.name), f.block
+				if sh == nil {
+					sh = openShape
+				}
+			default:
+				m.errorf(step.SourceRange(), "Unsupported attribute", "There is no property %q here.%s", name, eval.DidYouMean(name, sh.names()))
+				return nil, false
+			}
+		case hcl.TraverseIndex:
+			k, _ := step.Key.Unmark()
+			switch {
+			case k.Type() == cty.String:
+				p = append(p, k.AsString())
+			case k.Type() == cty.Number:
+				i, _ := k.AsBigFloat().Int64()
+				p = append(p, int(i))
+			}
+		case hcl.TraverseSplat:
+			p = append(p, resource.Wildcard)
+		}
+	}
+	return p, true
+}
+
+// camelKeysExpr is an expression whose objects (and the objects of its
+// lists) have their keys in camelCase: no_parent is noParent.
+type camelKeysExpr struct{ hcl.Expression }
+
+// Value implements hcl.Expression.
+func (e *camelKeysExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	return camelKeys(v), diags
+}
+
+func camelKeys(v cty.Value) cty.Value {
+	plain, marks := v.Unmark()
+	if !plain.IsKnown() || plain.IsNull() {
+		return v
+	}
+	switch ty := plain.Type(); {
+	case ty.IsObjectType() || ty.IsMapType():
+		attrs := map[string]cty.Value{}
+		for it := plain.ElementIterator(); it.Next(); {
+			k, el := it.Element()
+			attrs[camel(k.AsString())] = el
+		}
+		return cty.ObjectVal(attrs).WithMarks(marks)
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		var elems []cty.Value
+		for it := plain.ElementIterator(); it.Next(); {
+			_, el := it.Element()
+			elems = append(elems, camelKeys(el))
+		}
+		return cty.TupleVal(elems).WithMarks(marks)
+	}
+	return v
+}
+
+var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
+
+// requirements reads the pulumi block of a file: required_providers gives
+// each package's version (and plugin download URL), as
+// random = "4.16.0" or random = { version = "4.16.0", plugin_download_url = "…" }.
+func (m *module) requirements(b *hcl.Block) {
+	content, diags := b.Body.Content(requirementsSchema)
+	m.report(diags)
+	for _, rp := range content.Blocks {
+		attrs, diags := rp.Body.JustAttributes()
+		m.report(diags)
+		for _, a := range sortedAttributes(attrs) {
+			m.l.pkgs.declared[a.Name] = true
+			v, diags := a.Expr.Value(nil)
+			m.report(diags)
+			o := &eval.ResourceOptions{}
+			switch {
+			case diags.HasErrors():
+				continue
+			case v.Type() == cty.String && !v.IsNull():
+				o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
+			case v.Type().IsObjectType() && !v.IsNull():
+				for k, el := range v.AsValueMap() {
+					switch {
+					case k == "version":
+						o.Version = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
+					case k == "plugin_download_url":
+						o.PluginDownloadURL = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
+					case k != "source":
+						m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement has a version and a plugin_download_url, not %s.", k)
+					}
+				}
+			default:
+				m.errorf(a.Expr.Range(), "Invalid provider requirement", "Give %s a version string, or an object with version and plugin_download_url.", a.Name)
+				continue
+			}
+			m.l.versions[a.Name] = o
+		}
+	}
+}
+
+// defaultVersion gives a resource of pkg the version (and plugin download
+// URL) that required_providers names, unless it names its own.
+func (l *loader) defaultVersion(pkg string, o *eval.ResourceOptions) {
+	if req := l.versions[pkg]; req != nil {
+		if o.Version == nil {
+			o.Version = req.Version
+		}
+		if o.PluginDownloadURL == nil {
+			o.PluginDownloadURL = req.PluginDownloadURL
+		}
+	}
+}

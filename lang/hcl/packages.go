@@ -1,0 +1,157 @@
+package hcl
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/cairn-iac/cairn/engine/schema"
+	"github.com/cairn-iac/cairn/eval"
+)
+
+// packages finds package schemas and resolves Terraform-style type names
+// through them.
+type packages struct {
+	src      eval.SchemaSource
+	declared map[string]bool // packages named by required_providers and provider blocks
+	loaded   map[string]*pkg
+}
+
+// pkg is a package's schema with its Terraform-style names.
+type pkg struct {
+	name      string
+	schema    *schema.Package // nil: none
+	err       error
+	resources map[string][]string // name → tokens
+	functions map[string][]string
+	shapes    *types
+}
+
+func newPackages(src eval.SchemaSource) *packages {
+	return &packages{src: src, declared: map[string]bool{}, loaded: map[string]*pkg{}}
+}
+
+// get returns a package, loading its schema the first time.
+func (ps *packages) get(name string) *pkg {
+	if p, ok := ps.loaded[name]; ok {
+		return p
+	}
+	p := &pkg{name: name, resources: map[string][]string{}, functions: map[string][]string{}}
+	ps.loaded[name] = p
+	if ps.src == nil {
+		return p
+	}
+	p.schema, p.err = ps.src.Schema(context.Background(), name, "")
+	if p.schema == nil {
+		return p
+	}
+	for tok := range p.schema.Resources {
+		n := typeName(tok)
+		p.resources[n] = append(p.resources[n], tok)
+	}
+	for tok := range p.schema.Functions {
+		n := typeName(tok)
+		p.functions[n] = append(p.functions[n], tok)
+	}
+	return p
+}
+
+// packageOf returns the package a Terraform-style name belongs to: the
+// longest declared package whose name it starts with, or else its first
+// word.
+func (ps *packages) packageOf(name string) string {
+	best := ""
+	for p := range ps.declared {
+		if strings.HasPrefix(name, p+"_") && len(p) > len(best) {
+			best = p
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if i := strings.IndexByte(name, '_'); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// kind is what a type label names: a resource type or a function.
+type kind struct {
+	noun   string // "resource type", "data source"
+	tokens func(*pkg) map[string][]string
+	schema func(*schema.Package, string) (string, bool)
+}
+
+var (
+	resourceKind = kind{"resource type", func(p *pkg) map[string][]string { return p.resources },
+		func(s *schema.Package, tok string) (string, bool) { t, _, ok := s.ResolveType(tok); return t, ok }}
+	dataKind = kind{"data source", func(p *pkg) map[string][]string { return p.functions },
+		func(s *schema.Package, tok string) (string, bool) { t, _, ok := s.ResolveFunction(tok); return t, ok }}
+)
+
+// resolve returns the token a type label names and its Terraform-style
+// name: the label is a token (random:index/randomPet:RandomPet, or a short
+// form the schema resolves) or a Terraform-style name (random_pet), which
+// needs the package's schema. An unknown or ambiguous name is an error
+// listing the closest names.
+func (ps *packages) resolve(label string, k kind, rng hcl.Range) (token, name string, diags hcl.Diagnostics) {
+	if strings.Contains(label, ":") {
+		p := ps.get(strings.SplitN(label, ":", 2)[0])
+		token = label
+		if p.schema != nil {
+			t, ok := k.schema(p.schema, label)
+			if !ok {
+				return "", "", ps.unknown(label, p, k, rng)
+			}
+			token = t
+		}
+		return token, typeName(token), nil
+	}
+	p := ps.get(ps.packageOf(label))
+	if p.schema == nil {
+		why := "the package has no schema"
+		if p.err != nil {
+			why = p.err.Error()
+		}
+		return "", "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Unknown %s %s", k.noun, label),
+			Detail: fmt.Sprintf("Terraform-style names are resolved through the schema of their package (%s), which is not available: %s. Write the full type token instead, such as %s:index:Name.",
+				p.name, why, p.name),
+			Subject: rng.Ptr(),
+		}}
+	}
+	toks := k.tokens(p)[label]
+	switch len(toks) {
+	case 1:
+		return toks[0], label, nil
+	case 0:
+		return "", "", ps.unknown(label, p, k, rng)
+	}
+	sort.Strings(toks)
+	return "", "", hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Ambiguous %s %s", k.noun, label),
+		Detail:   fmt.Sprintf("%s names %s in package %s; write the one you mean as a full type token.", label, quoted(toks), p.name),
+		Subject:  rng.Ptr(),
+	}}
+}
+
+func (ps *packages) unknown(label string, p *pkg, k kind, rng hcl.Range) hcl.Diagnostics {
+	var names []string
+	for n, toks := range k.tokens(p) {
+		if strings.Contains(label, ":") {
+			names = append(names, toks...)
+		} else {
+			names = append(names, n)
+		}
+	}
+	detail := fmt.Sprintf("Package %s has no %s %s.", p.name, k.noun, label)
+	if near := closest(label, names, 3); len(near) > 0 {
+		detail += fmt.Sprintf(" Did you mean %s?", quoted(near))
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Unknown %s %s", k.noun, label), Detail: detail, Subject: rng.Ptr()}}
+}

@@ -1,0 +1,191 @@
+package hcl
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval"
+)
+
+// resourceSchema is the schema of the meta-arguments of a resource block;
+// the rest of the block is the resource's properties.
+var resourceSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "pulumi"}},
+}
+
+// dataSchema is the schema of the meta-arguments of a data block.
+var dataSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
+}
+
+// resource decodes a resource block.
+func (m *module) resource(b *hcl.Block) {
+	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], resourceKind, b.LabelRanges[0])
+	m.report(diags)
+	if typeName == "" {
+		typeName = b.Labels[0] // unresolved: still declared, so that references to it do not fail too
+	}
+	r := &eval.Resource{Decl: m.typedDecl(b, typeName, "resource"), Type: token, TypeRange: b.LabelRanges[0]}
+	add(m.res.resources, typeName, r.Name, r)
+	m.nodes = append(m.nodes, r)
+	content, body, diags := b.Body.PartialContent(resourceSchema)
+	m.report(diags)
+	sh := m.l.resourceShapes(token)
+	if token != "" {
+		m.report(sh.inputs.check(body))
+	}
+	r.Properties = &bodyExpr{body: body, shape: sh.inputs, rng: b.DefRange}
+	m.expansion(content, &r.Expansion)
+	if d := content.Attributes["depends_on"]; d != nil {
+		r.Options.DependsOn = d.Expr
+	}
+	if p := content.Attributes["provider"]; p != nil {
+		r.Options.Provider = p.Expr
+	}
+	m.lifecycle(content.Blocks, &r.Options, sh.inputs, b.DefRange)
+	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
+	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
+}
+
+// data decodes a data block: a call of a provider function.
+func (m *module) data(b *hcl.Block) {
+	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], dataKind, b.LabelRanges[0])
+	m.report(diags)
+	if typeName == "" {
+		typeName = b.Labels[0]
+	}
+	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0]}
+	add(m.res.data, typeName, inv.Name, inv)
+	m.nodes = append(m.nodes, inv)
+	content, body, diags := b.Body.PartialContent(dataSchema)
+	m.report(diags)
+	sh := openShape
+	if p := m.l.pkgs.get(resource.TypePackage(token)); p.schema != nil && token != "" {
+		if fn := p.schema.Functions[token]; fn != nil && fn.Inputs != nil {
+			sh = p.types().object(fn.Inputs.Properties, fn.Inputs.Required)
+		}
+		m.report(sh.check(body))
+	}
+	inv.Args = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
+	m.expansion(content, &inv.Expansion)
+	if d := content.Attributes["depends_on"]; d != nil {
+		inv.Options.DependsOn = d.Expr
+	}
+	if p := content.Attributes["provider"]; p != nil {
+		inv.Options.Provider = p.Expr
+	}
+	var opts eval.ResourceOptions
+	m.l.defaultVersion(resource.TypePackage(token), &opts)
+	inv.Options.Version, inv.Options.PluginDownloadURL = opts.Version, opts.PluginDownloadURL
+}
+
+var providerSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}},
+}
+
+// provider decodes a provider block: a provider resource, the default
+// provider of its package in the module when it has no alias.
+func (m *module) provider(b *hcl.Block) {
+	pkg := b.Labels[0]
+	m.l.pkgs.declared[pkg] = true
+	content, body, diags := b.Body.PartialContent(providerSchema)
+	m.report(diags)
+	alias := ""
+	if a := content.Attributes["alias"]; a != nil {
+		v, diags := a.Expr.Value(nil)
+		if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+			m.errorf(a.Expr.Range(), "Invalid provider alias", "The alias must be a constant string, such as \"east\".")
+		} else {
+			alias = v.AsString()
+		}
+	}
+	token := "pulumi:providers:" + pkg
+	name := pkg
+	if alias != "" {
+		name = alias
+	}
+	r := &eval.Resource{Decl: eval.Decl{Name: name, Namespace: "provider." + pkg, Noun: fmt.Sprintf("provider %q", pkg),
+		NameRange: b.LabelRanges[0], DeclRange: b.DefRange}, Type: token, TypeRange: b.LabelRanges[0], DefaultProvider: alias == ""}
+	add(m.res.providers, pkg, alias, r)
+	m.nodes = append(m.nodes, r)
+	sh := openShape
+	if p := m.l.pkgs.get(pkg); p.schema != nil && p.schema.Provider != nil {
+		sh = p.types().object(p.schema.Provider.InputProperties, p.schema.Provider.RequiredInputs)
+		m.report(sh.check(body))
+	}
+	r.Properties = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
+	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, shapes{sh, sh}, r)
+	m.l.defaultVersion(pkg, &r.Options)
+}
+
+// typedDecl is the declaration of a block labelled with a type and a name;
+// it reads as `resource "random_pet" "web"`.
+func (m *module) typedDecl(b *hcl.Block, namespace, noun string) eval.Decl {
+	return eval.Decl{Name: b.Labels[1], Namespace: namespace, Noun: fmt.Sprintf("%s %q", noun, b.Labels[0]),
+		NameRange: b.LabelRanges[1], DeclRange: b.DefRange}
+}
+
+// expansion reads count and for_each.
+func (m *module) expansion(content *hcl.BodyContent, e *eval.Expansion) {
+	if c := content.Attributes["count"]; c != nil {
+		e.Count = c.Expr
+	}
+	if f := content.Attributes["for_each"]; f != nil {
+		e.ForEach = f.Expr
+		if e.Count != nil {
+			m.errorf(f.NameRange, "Invalid combination of \"count\" and \"for_each\"",
+				"The \"count\" and \"for_each\" meta-arguments are mutually exclusive; only one should be used to be explicit about the number of resources to be created.")
+		}
+	}
+}
+
+// defaultProviders returns the module's default providers as a list, for
+// the module calls that do not pass providers: a module's resources use its
+// caller's default providers, as in Terraform.
+func (m *module) defaultProviders(rng hcl.Range) hcl.Expression {
+	var exprs []hclsyntax.Expression
+	for _, pkg := range sortedKeys(m.res.providers) {
+		if m.res.providers[pkg][""] != nil {
+			exprs = append(exprs, &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: pkg, SrcRange: rng}}, SrcRange: rng})
+		}
+	}
+	if len(exprs) == 0 {
+		return nil
+	}
+	return &hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: rng, OpenRange: rng}
+}
+
+// resourceShapes returns the shapes of a resource type's inputs and
+// outputs.
+func (l *loader) resourceShapes(token string) shapes {
+	p := l.pkgs.get(resource.TypePackage(token))
+	if p.schema == nil || p.schema.Resources[token] == nil {
+		return shapes{openShape, openShape}
+	}
+	res := p.schema.Resources[token]
+	return shapes{p.types().object(res.InputProperties, res.RequiredInputs), p.types().object(res.Properties, nil)}
+}
+
+// types returns the shapes of the package's types.
+func (p *pkg) types() *types {
+	if p.shapes == nil {
+		p.shapes = newTypes(p.schema)
+	}
+	return p.shapes
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,207 @@
+package hcl_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cairn-iac/cairn/lang/langtest"
+)
+
+// TestMovedRename renames a resource, an instance set and a module with
+// moved blocks: nothing is created, deleted or replaced, and the state is
+// under the new names, also after the moved blocks are gone.
+func TestMovedRename(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+resource "test_thing" "old" { name = "x" }
+resource "test_thing" "many" {
+  count = 2
+  name  = "m${count.index}"
+}
+module "site" { source = "./site" }
+`)
+	s.Write("site/site.hcl", `resource "test_thing" "inner" { name = "inner" }`)
+	langtest.Equal(t, "create", s.Up(), []string{"create default", "create many[0]", "create many[1]", "create old",
+		"create roundtrip-test", "create site", "create site.inner"})
+	id := s.Find("old").ID
+
+	s.Write("main.hcl", `
+resource "test_thing" "new" { name = "x" }
+resource "test_thing" "several" {
+  count = 2
+  name  = "m${count.index}"
+}
+module "web" { source = "./site" }
+moved {
+  from = test_thing.old
+  to   = test_thing.new
+}
+moved {
+  from = test_thing.many
+  to   = test_thing.several
+}
+moved {
+  from = module.site
+  to   = module.web
+}
+`)
+	langtest.Equal(t, "rename", s.Up(), []string(nil))
+	langtest.Equal(t, "renamed keeps its ID", s.Find("new").ID, id)
+	for _, gone := range []string{"old", "many[0]", "site", "site.inner"} {
+		if s.Find(gone) != nil {
+			t.Errorf("%s is still in the state", gone)
+		}
+	}
+	for _, there := range []string{"several[0]", "several[1]", "web", "web.inner"} {
+		if s.Find(there) == nil {
+			t.Errorf("%s is not in the state", there)
+		}
+	}
+
+	s.Write("main.hcl", `
+resource "test_thing" "new" { name = "x" }
+resource "test_thing" "several" {
+  count = 2
+  name  = "m${count.index}"
+}
+module "web" { source = "./site" }
+`)
+	langtest.Equal(t, "moved blocks removed", s.Up(), []string(nil))
+}
+
+// TestCountShrink shrinks a count: only the dropped instance is deleted,
+// and growing it again creates only the new one.
+func TestCountShrink(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	program := func(n int) string {
+		return fmt.Sprintf(`
+resource "test_thing" "web" {
+  count = %d
+  name  = "web-${count.index}"
+}
+output "names" { value = test_thing.web[*].name }
+`, n)
+	}
+	s.Write("main.hcl", program(3))
+	langtest.Equal(t, "create", s.Up(), []string{"create default", "create roundtrip-test", "create web[0]", "create web[1]", "create web[2]"})
+	first := s.Find("web[0]").ID
+	s.Write("main.hcl", program(2))
+	langtest.Equal(t, "shrink", s.Up(), []string{"delete web[2]"})
+	langtest.Equal(t, "kept", s.Find("web[0]").ID, first)
+	s.Write("main.hcl", program(4))
+	langtest.Equal(t, "grow", s.Up(), []string{"create web[2]", "create web[3]"})
+}
+
+// TestForEachKeyChange changes the keys of a for_each: the instance of the
+// dropped key is deleted, the new key's created, the others left alone,
+// and an instance that refers to another by its key follows it.
+func TestForEachKeyChange(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	program := func(keys string) string {
+		return fmt.Sprintf(`
+resource "test_thing" "env" {
+  for_each = toset([%s])
+  name     = each.key
+}
+resource "test_thing" "dns" {
+  for_each = toset([%s])
+  name     = "${test_thing.env[each.key].name}.example"
+}
+`, keys, keys)
+	}
+	s.Write("main.hcl", program(`"a", "b"`))
+	s.Up()
+	s.Write("main.hcl", program(`"a", "c"`))
+	langtest.Equal(t, "key change", s.Up(), []string{`create dns["c"]`, `create env["c"]`, `delete dns["b"]`, `delete env["b"]`})
+	langtest.Equal(t, "dns of c", s.Find(`dns["c"]`).Inputs["name"].StringValue(), "c.example")
+}
+
+// TestRemovedForget removes two resources from the program: the one a
+// removed block forgets leaves the state without being deleted (its delete
+// command does not run), the other is deleted.
+func TestRemovedForget(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	logFile := filepath.Join(s.Dir, "log.txt")
+	command := func(name string) string {
+		return fmt.Sprintf(`
+resource "command_local_command" "%s" {
+  dir    = %q
+  create = "echo created %s >> log.txt"
+  delete = "echo deleted %s >> log.txt"
+}
+`, name, s.Dir, name, name)
+	}
+	s.Write("main.hcl", command("kept")+command("deleted"))
+	s.Up()
+	s.Write("main.hcl", `
+removed {
+  from = command_local_command.kept
+  lifecycle {
+    destroy = false
+  }
+}
+removed {
+  from = command_local_command.deleted
+}
+`)
+	langtest.Equal(t, "remove", s.Up(), []string{"delete default", "delete deleted", "discard kept"})
+	if s.Find("kept") != nil {
+		t.Error("the forgotten resource is still in the state")
+	}
+	data, _ := os.ReadFile(logFile)
+	lines := strings.Fields(strings.ReplaceAll(string(data), " ", "-"))
+	sort.Strings(lines)
+	langtest.Equal(t, "log", lines, []string{"created-deleted", "created-kept", "deleted-deleted"})
+}
+
+// TestReplacementOrder checks the default order of a replacement, delete
+// before create as in Terraform, and create_before_destroy.
+func TestReplacementOrder(t *testing.T) {
+	for _, tc := range []struct {
+		lifecycle string
+		want      string
+	}{
+		{"", "created one\ndeleted\ncreated two\n"},
+		{"lifecycle {\n create_before_destroy = true\n}", "created one\ncreated two\ndeleted\n"},
+	} {
+		s := langtest.NewStack(t, load)
+		program := func(trigger string) string {
+			return fmt.Sprintf(`
+resource "command_local_command" "step" {
+  dir      = %q
+  create   = "echo created %s >> log.txt"
+  delete   = "echo deleted >> log.txt"
+  triggers = [%q]
+  %s
+}
+`, s.Dir, trigger, trigger, tc.lifecycle)
+		}
+		s.Write("main.hcl", program("one"))
+		s.Up()
+		s.Write("main.hcl", program("two"))
+		langtest.Equal(t, "replace", s.Up(), []string{"replace step"})
+		data, _ := os.ReadFile(filepath.Join(s.Dir, "log.txt"))
+		langtest.Equal(t, "order with "+tc.lifecycle, string(data), tc.want)
+	}
+}
+
+// TestImportBlock adopts an existing resource with an import block, then
+// keeps managing it once the block is gone.
+func TestImportBlock(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+resource "test_thing" "adopted" { name = "adopted" }
+import {
+  to = test_thing.adopted
+  id = "existing-id"
+}
+`)
+	langtest.Equal(t, "import", s.Up(), []string{"create default", "create roundtrip-test", "import adopted"})
+	langtest.Equal(t, "ID", s.Find("adopted").ID, "existing-id")
+	s.Write("main.hcl", `resource "test_thing" "adopted" { name = "adopted" }`)
+	langtest.Equal(t, "after import", s.Up(), []string(nil))
+}

@@ -1,0 +1,134 @@
+package hcl
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/eval"
+)
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
+
+// variable decodes a variable block: a value of the stack's configuration
+// (<project>:<name>) in the root module, an input in a module's body.
+func (m *module) variable(b *hcl.Block) {
+	name := b.Labels[0]
+	content, diags := b.Body.Content(variableSchema)
+	m.report(diags)
+	c := &eval.Config{Decl: eval.Decl{Name: name, Namespace: "var", Noun: "variable", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
+		Key: name, Type: cty.DynamicPseudoType}
+	if a := content.Attributes["type"]; a != nil {
+		ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		m.report(diags)
+		c.Type, c.Defaults = ty, defaults
+	}
+	if a := content.Attributes["default"]; a != nil {
+		c.Default = a.Expr
+	}
+	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
+	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
+	for _, v := range content.Blocks {
+		c.Validations = append(c.Validations, m.assertion(v.Body))
+	}
+	addTo(m.res.vars, name, c)
+	m.nodes = append(m.nodes, c)
+}
+
+// assertion decodes { condition, error_message }.
+func (m *module) assertion(body hcl.Body) eval.Assertion {
+	content, diags := body.Content(assertionSchema)
+	m.report(diags)
+	var a eval.Assertion
+	if c := content.Attributes["condition"]; c != nil {
+		a.Condition = c.Expr
+	}
+	if e := content.Attributes["error_message"]; e != nil {
+		a.Message = e.Expr
+	}
+	return a
+}
+
+// constantBool returns the value of an argument that must be a constant
+// true or false, or def when it is absent.
+func (m *module) constantBool(a *hcl.Attribute, def bool) bool {
+	if a == nil {
+		return def
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
+		m.errorf(a.Expr.Range(), "Invalid value", "%s must be a constant true or false.", a.Name)
+		return def
+	}
+	return v.True()
+}
+
+// locals decodes a locals block: one local value per argument.
+func (m *module) locals(b *hcl.Block) {
+	attrs, diags := b.Body.JustAttributes()
+	m.report(diags)
+	for _, a := range sortedAttributes(attrs) {
+		l := &eval.Local{Decl: eval.Decl{Name: a.Name, Namespace: "local", Noun: "local value", NameRange: a.NameRange, DeclRange: a.Range},
+			Value: a.Expr}
+		addTo(m.res.locals, a.Name, l)
+		m.nodes = append(m.nodes, l)
+	}
+}
+
+var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}}}
+
+// output decodes an output block: a stack output, or an output of a
+// module.
+func (m *module) output(b *hcl.Block) {
+	content, diags := b.Body.Content(outputSchema)
+	m.report(diags)
+	o := &eval.Output{Decl: eval.Decl{Name: b.Labels[0], Noun: "output", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
+		Secret: m.constantBool(content.Attributes["sensitive"], false)}
+	if v := content.Attributes["value"]; v != nil {
+		o.Value = v.Expr
+	}
+	m.nodes = append(m.nodes, o)
+}
+
+var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}}}
+
+// check decodes a check block: assertions whose failures are warnings.
+func (m *module) check(b *hcl.Block) {
+	content, diags := b.Body.Content(checkSchema)
+	m.report(diags)
+	c := &eval.Check{Decl: eval.Decl{Name: b.Labels[0], Noun: "check", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
+	for _, a := range content.Blocks {
+		c.Assertions = append(c.Assertions, m.assertion(a.Body))
+	}
+	m.nodes = append(m.nodes, c)
+}
+
+// sortedAttributes returns attributes in source order.
+func sortedAttributes(attrs hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sortByRange(out, func(a *hcl.Attribute) hcl.Range { return a.Range })
+	return out
+}
+
+// sortByRange sorts items by the start of their ranges.
+func sortByRange[T any](items []T, rng func(T) hcl.Range) {
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := rng(items[i]), rng(items[j])
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+}

@@ -1,0 +1,39 @@
+# Misused blocks and meta-arguments.
+resource "test_thing" "both" {
+  count    = 1
+  for_each = {}
+}
+
+moved {
+  from = test_thing.both
+  to   = test_thing.missing
+}
+
+removed {
+  from = test_thing.both
+}
+
+import {
+  to = module.nope
+  id = "x"
+}
+
+module "remote" {
+  source  = "hashicorp/consul/aws"
+  version = "1.0.0"
+}
+
+variable "bad" {
+  default   = 1
+  sensitive = "yes"
+}
+
+resource "test_thing" "opts" {
+  lifecycle {
+    prevent_destroy = true
+  }
+  pulumi {
+    protect = true
+    colour  = "red"
+  }
+}

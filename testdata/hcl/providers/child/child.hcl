@@ -1,0 +1,3 @@
+resource "test_thing" "inner" {
+  name = "inner"
+}
