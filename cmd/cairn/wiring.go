@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/command"
@@ -46,24 +47,33 @@ func isolated() []string {
 }
 
 // diagRelay forwards what plugins and programs log to the display of the
-// engine run under way.
+// engine run under way; what comes before the first display waits for it.
 type diagRelay struct {
-	mu sync.Mutex
-	to func(deploy.Event)
+	mu      sync.Mutex
+	to      func(deploy.Event)
+	pending []deploy.Event
 }
 
 func (r *diagRelay) set(to func(deploy.Event)) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.to = to
-	r.mu.Unlock()
+	if to != nil {
+		for _, e := range r.pending {
+			to(e)
+		}
+		r.pending = nil
+	}
 }
 
 func (r *diagRelay) diag(e deploy.DiagEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.to != nil {
-		r.to(e)
+	if r.to == nil {
+		r.pending = append(r.pending, e)
+		return
 	}
+	r.to(e)
 }
 
 // providerHost resolves packages to providers: the project's pinned plugins,
@@ -114,29 +124,37 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 	return r.s.backend.Outputs(ctx, ref, r.sm)
 }
 
-// program loads the project's program for its runtime: YAML in-process, any
-// other runtime through its Pulumi language host.
-// A YAML program is checked first, so that its errors show before anything
+// program loads the project's program for its runtime: YAML and HCL
+// in-process, any other runtime through its Pulumi language host. YAML and
+// HCL programs are checked first, so that their errors show before anything
 // runs.
 func (s *session) program(ctx context.Context, h provider.Host, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
 	schemas := eval.ProviderSchemas(h)
 	p := s.project
+	var prog *eval.Program
+	var diags hcl.Diagnostics
 	switch p.Runtime {
 	case "yaml":
-		prog, diags := yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
-		if !diags.HasErrors() {
-			diags = append(diags, prog.Check(ctx, p.Name, config)...)
-		}
-		if diags.HasErrors() {
-			return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
-		}
-		prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(prog, d)) }
-		return prog, nil
+		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
+	case "hcl":
+		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name})
+	default:
+		return &langhost.Program{
+			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
+			Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag,
+		}, nil
 	}
-	return &langhost.Program{
-		Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-		Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag,
-	}, nil
+	if !diags.HasErrors() {
+		diags = append(diags, prog.Check(ctx, p.Name, config)...)
+	}
+	if diags.HasErrors() {
+		return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
+	}
+	for _, d := range diags {
+		relay.diag(warningEvent(prog, d))
+	}
+	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(prog, d)) }
+	return prog, nil
 }
 
 // warningEvent renders a program warning, with its source snippet, as an
@@ -144,7 +162,7 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 func warningEvent(p *eval.Program, d *hcl.Diagnostic) deploy.DiagEvent {
 	var b strings.Builder
 	_ = hcl.NewDiagnosticTextWriter(&b, p.Files, 100, false).WriteDiagnostic(d)
-	return deploy.DiagEvent{Severity: deploy.SeverityWarning, Message: strings.TrimSpace(b.String())}
+	return deploy.DiagEvent{Severity: deploy.SeverityWarning, Message: strings.TrimPrefix(strings.TrimSpace(b.String()), "Warning: ")}
 }
 
 func filesOf(p *eval.Program) map[string]*hcl.File {
