@@ -364,5 +364,9 @@ func (r *operation) failure(kind opKind, err error) error {
 		_ = w.WriteDiagnostics(de.Diags)
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}
+	if se := (*deploy.StepError)(nil); errors.As(err, &se) {
+		// The display has shown each failed step with its resource.
+		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: see the errors of the resources above", kind)}
+	}
 	return &exitError{code: 1, msg: fmt.Sprintf("%s failed: %v", kind, err)}
 }

@@ -145,7 +145,10 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}, nil
 	}
 	if !diags.HasErrors() {
-		diags = append(diags, prog.Check(ctx, p.Name, config)...)
+		// The check's warnings come again from the run, through Warn.
+		if checked := prog.Check(ctx, p.Name, config); checked.HasErrors() {
+			diags = append(diags, checked...)
+		}
 	}
 	if diags.HasErrors() {
 		return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
