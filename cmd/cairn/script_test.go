@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,6 +26,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"replace": replaceCmd,
+		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
@@ -32,4 +36,20 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// replaceCmd rewrites a file of the scenario, replacing every match of a
+// regular expression: "replace FILE REGEXP REPLACEMENT". Scenarios use it to
+// blank out what changes from run to run (durations, random names) before
+// comparing with a golden file.
+func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE REGEXP REPLACEMENT")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	ts.Check(os.WriteFile(path, re.ReplaceAll(data, []byte(args[2])), 0o644))
 }

@@ -279,11 +279,12 @@ func stackHistory(c *cli.Context) error {
 		return nil
 	}
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "VERSION\tKIND\tSTART\tDURATION\tRESULT\tCHANGES")
+	fmt.Fprintln(w, "VERSION\tKIND\tSTART\tDURATION\tRESULT\tCHANGES\tMESSAGE")
 	for _, r := range recs {
 		start := time.Unix(r.StartTime, 0)
 		dur := time.Duration(r.EndTime-r.StartTime) * time.Second
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\n", r.Version, r.Kind, start.Format("2006-01-02 15:04:05"), dur, r.Result, changeText(r.ResourceChanges))
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Version, r.Kind, start.Format("2006-01-02 15:04:05"), dur, r.Result,
+			changeText(r.ResourceChanges), r.Message)
 	}
 	return w.Flush()
 }
