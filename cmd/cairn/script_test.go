@@ -27,7 +27,8 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"replace": replaceCmd,
+			"replace":   replaceCmd,
+			"cpexample": cpExampleCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -52,4 +53,15 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(path)
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, re.ReplaceAll(data, []byte(args[2])), 0o644))
+}
+
+// cpExampleCmd copies a folder of examples/ into the scenario: "cpexample
+// NAME DIR". Scenarios run the examples as a newcomer would.
+func cpExampleCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cpexample NAME DIR")
+	}
+	src, err := filepath.Abs(filepath.Join("..", "..", "examples", args[0]))
+	ts.Check(err)
+	ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(src)))
 }
