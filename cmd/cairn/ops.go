@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/monitor"
 )
 
 // opKind is an operation of the engine the CLI runs.
@@ -172,6 +174,13 @@ func (r *operation) prepare() error {
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
+		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
+		// A new stack's random seeds derive from this key; the preview
+		// `up` shows first uses the same one, so it shows the same values.
+		SeedKey: make([]byte, 32),
+	}
+	if _, err := rand.Read(r.opts.SeedKey); err != nil {
+		return err
 	}
 	if pairs := r.c.StringSlice("import-pending-creates"); len(pairs) > 0 {
 		if len(pairs)%2 != 0 {

@@ -14,6 +14,14 @@
 // resources it no longer declares are deleted in reverse dependency order,
 // antichain by antichain.
 //
+// A remote component (RegisterRequest.Remote) has no steps: its provider's
+// Construct registers it and its children on the monitor that
+// Options.ServeMonitor serves. A resource the program forgets
+// (Monitor.Forget) leaves the state by a discard step, its provider not
+// called. The random seeds given to Check are HMACs, keyed by a secret the
+// snapshot keeps (Snapshot.Seeds), of the deployment's generation and the
+// URN.
+//
 // Every change to the stack is a JournalEntry: a begin entry before a
 // provider is asked to change anything, an end entry after. The current
 // snapshot is the base snapshot with the entries applied (Builder), which is

@@ -394,3 +394,35 @@ func TestImportOperation(t *testing.T) {
 	res2 := h.mustUp(program(res("kept", nil), adopted))
 	equal(t, "after import", res2.Changes, map[Op]int{OpSame: 4})
 }
+
+func TestRefreshEventsForTheDisplay(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(program(res("kept", nil), res("gone", nil)))
+	h.provider("pkgA", func(p *fakeProvider) {
+		p.ReadF = func(req provider.ReadRequest) (provider.ReadResponse, error) {
+			if req.URN.Name() == "gone" {
+				return provider.ReadResponse{}, nil
+			}
+			return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+		}
+	})
+	if _, err := h.refresh(func(o *Options) { o.DryRun = true }); err != nil {
+		t.Fatal(err)
+	}
+	var prelude []PreludeEvent
+	outcomes := map[string]Op{}
+	for _, e := range h.events {
+		switch e := e.(type) {
+		case PreludeEvent:
+			prelude = append(prelude, e)
+		case StepEvent:
+			if e.Phase == StepDone && e.Op == OpRefresh && e.Logical {
+				outcomes[e.URN.Name()] = e.Outcome
+			}
+		}
+	}
+	if len(prelude) != 1 || !prelude[0].Preview {
+		t.Errorf("preludes = %+v, want one of a preview", prelude)
+	}
+	equal(t, "outcomes", outcomes, map[string]Op{"kept": OpSame, "gone": OpDelete})
+}

@@ -99,3 +99,12 @@ func TestSeedsAreSecretAndFresh(t *testing.T) {
 		t.Errorf("the other stack's key = %x, want 32 fresh bytes", other.snap.Seeds.Key)
 	}
 }
+
+// Journals store entry kinds by name, so the names must never change.
+func TestEntryKindNames(t *testing.T) {
+	var got []string
+	for _, k := range []EntryKind{EntryBegin, EntrySuccess, EntryFailure, EntryRefresh, EntryOutputs, EntrySeeds} {
+		got = append(got, k.String())
+	}
+	equal(t, "names", got, []string{"begin", "success", "failure", "refresh", "outputs", "seeds"})
+}

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,7 +34,9 @@ type differ struct {
 }
 
 // changes returns the property lines of a step, ordered by path, without
-// the paths the resource hides from diffs. Creates, imports and deletes list
+// the paths the resource hides from diffs nor the provider's internal
+// properties (those whose name begins with "__", such as the random seed
+// "__seed"). Creates, imports and deletes list
 // their inputs; updates, replaces and refreshes their changed properties
 // (and, when full, the unchanged ones as context); reads list their inputs
 // only when full.
@@ -58,7 +61,7 @@ func (d differ) changes(e *deploy.StepEvent) []change {
 			out = append(out, unchanged(news, out)...)
 		}
 	}
-	out = hide(out, hidden)
+	out = slices.DeleteFunc(hide(out, hidden), func(c change) bool { return isInternal(topKey(c.path)) })
 	sort.SliceStable(out, func(i, j int) bool { return pathLess(out[i].path, out[j].path) })
 	return out
 }
@@ -269,6 +272,10 @@ func outputsOf(s *resource.State) resource.Map {
 	}
 	return s.Outputs
 }
+
+// isInternal reports whether a top-level property is a provider's own,
+// never shown: its name begins with "__".
+func isInternal(key string) bool { return strings.HasPrefix(key, "__") }
 
 // keyPath writes a top-level key as a path.
 func keyPath(k string) string { return resource.Path{k}.String() }

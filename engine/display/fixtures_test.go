@@ -232,14 +232,16 @@ func fxRefresh() []deploy.Event {
 		map[string]any{"name": "jobs", "delaySeconds": 0})
 	found := queue.Copy()
 	found.Outputs = resource.MapFromGo(map[string]any{"name": "jobs", "delaySeconds": 30})
-	evs = append(evs, fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxQueue, Old: queue, New: found,
-		Diffs: []string{"delaySeconds"}, DetailedDiff: resource.DetailedDiff{"delaySeconds": {Kind: resource.DiffUpdate}}},
-		200*time.Millisecond, "")...)
+	evs = append(evs, fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxQueue, Old: queue, New: found, Logical: true,
+		Outcome: deploy.OpUpdate, Diffs: []string{"delaySeconds"},
+		DetailedDiff: resource.DetailedDiff{"delaySeconds": {Kind: resource.DiffUpdate}}}, 200*time.Millisecond, "")...)
 	alerts := withOutputs(fxState(fxAlerts, fxRoot, map[string]any{"name": "alerts"}), "arn:aws:sns:alerts", nil)
-	gone := fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxAlerts, Old: alerts}, 100*time.Millisecond, "")
+	gone := fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxAlerts, Old: alerts, Logical: true, Outcome: deploy.OpDelete},
+		100*time.Millisecond, "")
 	evs = append(evs, gone...)
 	vpc := withOutputs(fxState(fxVpc, fxRoot, nil), "vpc-42", map[string]any{"cidr": "10.0.0.0/16"})
-	evs = append(evs, fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxVpc, Old: vpc, New: vpc}, 0, "")...)
+	evs = append(evs, fxStep(deploy.StepEvent{Op: deploy.OpRefresh, URN: fxVpc, Old: vpc, New: vpc, Logical: true,
+		Outcome: deploy.OpSame}, 0, "")...)
 	return append(evs, deploy.SummaryEvent{Duration: 2 * time.Second,
 		Changes: map[deploy.Op]int{deploy.OpUpdate: 1, deploy.OpDelete: 1, deploy.OpSame: 1}})
 }

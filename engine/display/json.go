@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/state"
 )
@@ -75,7 +76,7 @@ func (j *jsonRenderer) close() {
 // digest builds the run's PreviewDigest. Steps are the logical ones that
 // show (see run.shows), and the stack's always.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.opts.Config, Duration: r.duration(), ChangeSummary: r.counts()}
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), ChangeSummary: r.counts()}
 	for _, s := range r.steps {
 		e := &s.event
 		if !r.shows(e) && e.URN.Type() != resource.RootStackType {
@@ -101,6 +102,24 @@ func (r *run) digest() *PreviewDigest {
 		}
 	}
 	return d
+}
+
+// digestConfig is the configuration the digest reports: the caller's, or
+// else the prelude's, secrets blinded unless shown.
+func (r *run) digestConfig() map[string]string {
+	if r.opts.Config != nil || r.config == nil {
+		return r.opts.Config
+	}
+	out, secretKeys, err := provider.ConfigStrings(r.config)
+	if err != nil {
+		return nil
+	}
+	if !r.opts.ShowSecrets {
+		for _, k := range secretKeys {
+			out[k] = secretText
+		}
+	}
+	return out
 }
 
 // jsonState encodes a state for the digest; a state that cannot be

@@ -35,11 +35,11 @@ func (pr *plainRenderer) event(e deploy.Event) {
 		status = pr.p.paint(red, status+": "+firstLine(se.Error))
 	}
 	b.WriteString(status)
-	if info := infoText(&se); info != "" && se.Phase != deploy.StepStarted && isLogical(&se) {
+	if info := infoText(&se); info != "" && se.Phase != deploy.StepStarted && se.Logical {
 		b.WriteString(" " + info)
 	}
 	b.WriteByte('\n')
-	if isLogical(&se) && firstReport(&se) {
+	if se.Logical && firstReport(&se) {
 		writeDiffLines(&b, pr.r.format().render(pr.r.differ().changes(&se)), "      ", pr.p)
 	}
 	pr.w.writeString(b.String())

@@ -21,21 +21,23 @@ type run struct {
 	steps   []*stepRecord
 	diags   []deploy.DiagEvent
 	summary *deploy.SummaryEvent
+	config  map[string]resource.Value // from the prelude, if any
 }
 
 // row is one resource as the progress display shows it.
 type row struct {
-	urn     resource.URN
-	typ     string
-	parent  resource.URN
-	op      deploy.Op // the logical operation, for its words
-	outcome deploy.Op // the operation shown: op, or what a refresh found
-	active  deploy.Op // the step in flight, or ""
-	since   time.Time // when the step in flight began
-	elapsed time.Duration
-	done    bool
-	failed  bool
-	step    *stepRecord
+	urn      resource.URN
+	typ      string
+	parent   resource.URN
+	op       deploy.Op // the logical operation, for its words
+	outcome  deploy.Op // the operation shown: op, or what a refresh found
+	active   deploy.Op // the step in flight, or ""
+	since    time.Time // when the step in flight began
+	elapsed  time.Duration
+	done     bool
+	failed   bool
+	step     *stepRecord
+	progress string // the latest ephemeral message, shown while a step runs
 }
 
 // stepRecord is a logical step: the latest event about it (its states and
@@ -56,12 +58,26 @@ func (r *run) record(e deploy.Event) {
 	case deploy.StepEvent:
 		r.step(e)
 	case deploy.DiagEvent:
-		if e.Severity != deploy.SeverityDebug {
-			r.diags = append(r.diags, e)
-		}
+		r.diag(e)
+	case deploy.PreludeEvent:
+		r.preview = r.preview || e.Preview
+		r.config = e.Config
 	case deploy.SummaryEvent:
 		r.summary = &e
 		r.preview = r.preview || e.Preview
+	}
+}
+
+// diag keeps a diagnostic, but for an ephemeral one only the latest of its
+// resource, as progress, and not debug ones.
+func (r *run) diag(e deploy.DiagEvent) {
+	switch {
+	case e.Ephemeral:
+		if w, ok := r.rows[e.URN]; ok {
+			w.progress = e.Message
+		}
+	case e.Severity != deploy.SeverityDebug:
+		r.diags = append(r.diags, e)
 	}
 }
 
@@ -74,10 +90,10 @@ func (r *run) step(e deploy.StepEvent) {
 	if st := stateOf(&e); st != nil && st.Parent != "" {
 		w.parent = st.Parent
 	}
-	if isLogical(&e) || w.op == "" {
+	if e.Logical || w.op == "" {
 		w.op, w.outcome = rowOp(e.Op), rowOp(e.Op)
 	}
-	if isLogical(&e) {
+	if e.Logical {
 		if e.Phase == deploy.StepStarted || w.step == nil || w.step.event.Op != e.Op {
 			w.step = &stepRecord{}
 			r.steps = append(r.steps, w.step)
@@ -96,7 +112,7 @@ func (r *run) step(e deploy.StepEvent) {
 	case deploy.StepFailed:
 		w.failed = true
 	}
-	w.active = ""
+	w.active, w.progress = "", ""
 	w.elapsed += e.Duration
 }
 
@@ -142,22 +158,13 @@ func (r *run) inFlight() bool {
 	return false
 }
 
-// isLogical reports whether a step is one a reader sees as an operation on
-// its resource (refreshes count, though the engine does not mark them).
-func isLogical(e *deploy.StepEvent) bool { return e.Logical || e.Op == deploy.OpRefresh }
-
-// refreshOutcome returns what a finished refresh found: the resource gone
-// (delete), changed (update), or as recorded (same).
+// refreshOutcome returns what a refresh found once it is done (its
+// outcome), and refresh before.
 func refreshOutcome(e *deploy.StepEvent) deploy.Op {
-	switch {
-	case e.Phase != deploy.StepDone:
+	if e.Phase != deploy.StepDone || e.Outcome == "" {
 		return deploy.OpRefresh
-	case e.New == nil:
-		return deploy.OpDelete
-	case len(e.Diffs) > 0:
-		return deploy.OpUpdate
 	}
-	return deploy.OpSame
+	return e.Outcome
 }
 
 // shownOp is the operation a logical step shows as: a refresh as what it

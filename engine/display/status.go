@@ -38,14 +38,14 @@ func infoText(e *deploy.StepEvent) string {
 	if len(e.Keys) > 0 {
 		parts = append(parts, "[replace: "+strings.Join(e.Keys, ", ")+"]")
 	}
-	if e.Op == deploy.OpRefresh && e.Phase == deploy.StepDone && e.New == nil {
+	if refreshOutcome(e) == deploy.OpDelete {
 		parts = append(parts, "[gone]")
 	}
 	return strings.Join(parts, " ")
 }
 
 // diffKeys returns the top-level properties a step changes, each marked +
-// (added), - (removed) or ~ (changed), in order.
+// (added), - (removed) or ~ (changed), in order; internal ones are left out.
 func diffKeys(e *deploy.StepEvent) []string {
 	kinds := map[string]byte{}
 	for p, pd := range e.DetailedDiff {
@@ -63,7 +63,9 @@ func diffKeys(e *deploy.StepEvent) []string {
 	}
 	keys := make([]string, 0, len(kinds))
 	for k := range kinds {
-		keys = append(keys, k)
+		if !isInternal(k) {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for i, k := range keys {

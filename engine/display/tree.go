@@ -141,9 +141,13 @@ func (r *run) rowStatus(w *row, now time.Time) string {
 	return s.done + " (" + formatDuration(w.elapsed) + ")"
 }
 
-// rowInfo is a row's diff summary and its count of diagnostics.
+// rowInfo is a row's latest progress message while its step runs, its
+// diff summary and its count of diagnostics.
 func (r *run) rowInfo(w *row) string {
 	var parts []string
+	if w.active != "" && w.progress != "" {
+		parts = append(parts, firstLine(w.progress))
+	}
 	if w.step != nil {
 		if info := infoText(&w.step.event); info != "" {
 			parts = append(parts, info)

@@ -1,8 +1,12 @@
 package resource
 
 import (
+	"encoding/base64"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Signatures mark special values in their JSON and protobuf Struct forms: an
@@ -14,6 +18,13 @@ const (
 	OutputSig      = "d0e6a833031e9bbcd3f4e8bde6ca49a4"
 	AssetSig       = "c44067f5952c0a294b673a41bacd8c17"
 	ArchiveSig     = "0def7320c3a5731c473e5ecbe6d01bc7"
+	// ByteStringSig marks a string that is not valid UTF-8: {sig, "value":
+	// base64 of its bytes}.
+	ByteStringSig = "803fd3297a5875dc03ca845dda5d2a98"
+	// FloatSig marks a number JSON cannot hold (NaN, ±Inf): {sig, "value":
+	// the 16 hex digits of its IEEE 754 bits}. It is Cairn's: the anchor
+	// has none and cannot store such numbers.
+	FloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c"
 )
 
 // EncodeOptions say how values are written.
@@ -35,13 +46,31 @@ type EncodeOptions struct {
 	// EncryptSecret, when set, writes a secret's element as the object it
 	// returns (the state's {sig, ciphertext} form) instead of {sig, value}.
 	EncryptSecret func(element Value) (map[string]any, error)
+	// NonFinite writes NaN and ±Inf as float objects, for JSON; otherwise
+	// they are written as numbers.
+	NonFinite bool
+	// ByteStrings, when set, writes strings that are not valid UTF-8 as
+	// byte-string objects, and is called for each (so a writer can declare
+	// that it wrote some); otherwise they are written as they are.
+	ByteStrings func()
 }
 
 // Encode converts v into JSON-shaped Go data (nil, bool, float64, string,
 // []any, map[string]any) using the anchor's signatures.
 func Encode(v Value, o EncodeOptions) (any, error) {
 	switch x := v.v.(type) {
-	case nil, bool, float64, string:
+	case nil, bool:
+		return x, nil
+	case float64:
+		if o.NonFinite && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			return map[string]any{SigKey: FloatSig, "value": fmt.Sprintf("%016x", math.Float64bits(x))}, nil
+		}
+		return x, nil
+	case string:
+		if o.ByteStrings != nil && !utf8.ValidString(x) {
+			o.ByteStrings()
+			return map[string]any{SigKey: ByteStringSig, "value": base64.StdEncoding.EncodeToString([]byte(x))}, nil
+		}
 		return x, nil
 	case []Value:
 		out := make([]any, len(x))
@@ -316,6 +345,18 @@ func decodeSpecial(sig any, x map[string]any, o DecodeOptions) (Value, error) {
 			}
 		}
 		return NewOutput(out), nil
+	case ByteStringSig:
+		b, err := base64.StdEncoding.DecodeString(str(x, "value"))
+		if err != nil {
+			return Null, fmt.Errorf("malformed byte string %q: want base64", str(x, "value"))
+		}
+		return String(string(b)), nil
+	case FloatSig:
+		bits, err := strconv.ParseUint(str(x, "value"), 16, 64)
+		if err != nil {
+			return Null, fmt.Errorf("malformed float value %q: want 16 hex digits", str(x, "value"))
+		}
+		return Number(math.Float64frombits(bits)), nil
 	case AssetSig:
 		return NewAsset(decodeAsset(x)), nil
 	case ArchiveSig:

@@ -1,22 +1,11 @@
 package state
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/cairn-iac/cairn/engine/resource"
-)
-
-// Signatures the state uses beyond those of package resource: for numbers
-// JSON cannot hold (NaN, ±Inf) and for strings that are not UTF-8.
-const (
-	floatSig      = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c"
-	byteStringSig = "803fd3297a5875dc03ca845dda5d2a98"
 )
 
 // errNoSecretsManager is returned when a secret must be encrypted or
@@ -35,7 +24,8 @@ type valueEncoder struct {
 }
 
 func (e *valueEncoder) options(seal func(resource.Value) (map[string]any, error)) resource.EncodeOptions {
-	return resource.EncodeOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, EncryptSecret: seal}
+	return resource.EncodeOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, EncryptSecret: seal,
+		NonFinite: true, ByteStrings: func() { e.byteStrings = true }}
 }
 
 // encodeMap encodes a property map; a nil map stays nil.
@@ -43,21 +33,12 @@ func (e *valueEncoder) encodeMap(m resource.Map) (map[string]any, error) {
 	if m == nil {
 		return nil, nil
 	}
-	out, err := resource.EncodeMap(m, e.options(e.seal))
-	if err != nil {
-		return nil, err
-	}
-	e.escape(out)
-	return out, nil
+	return resource.EncodeMap(m, e.options(e.seal))
 }
 
 // encodeValue encodes one value; null encodes as nil.
 func (e *valueEncoder) encodeValue(v resource.Value) (any, error) {
-	out, err := resource.Encode(v, e.options(e.seal))
-	if err != nil {
-		return nil, err
-	}
-	return e.escape(out), nil
+	return resource.Encode(v, e.options(e.seal))
 }
 
 // seal encrypts a secret's element.
@@ -100,43 +81,15 @@ func (e *valueEncoder) secretText(element resource.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := json.Marshal(e.escape(inner))
+	data, err := json.Marshal(inner)
 	if err != nil {
 		return "", fmt.Errorf("encoding a secret: %w", err)
 	}
 	return string(data), nil
 }
 
-// escape rewrites, in place, the numbers and strings JSON cannot carry as
-// signature objects, and returns x or its replacement.
-func (e *valueEncoder) escape(x any) any {
-	switch x := x.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return map[string]any{resource.SigKey: floatSig, "value": fmt.Sprintf("%016x", math.Float64bits(x))}
-		}
-	case string:
-		if !utf8.ValidString(x) {
-			e.byteStrings = true
-			return map[string]any{resource.SigKey: byteStringSig, "value": base64.StdEncoding.EncodeToString([]byte(x))}
-		}
-	case []any:
-		for i, v := range x {
-			x[i] = e.escape(v)
-		}
-	case map[string]any:
-		if _, special := x[resource.SigKey]; special {
-			return x
-		}
-		for k, v := range x {
-			x[k] = e.escape(v)
-		}
-	}
-	return x
-}
-
 // valueDecoder reads property values written by valueEncoder (or by the
-// anchor). It rewrites the JSON data it is given in place.
+// anchor).
 type valueDecoder struct {
 	decrypt func(string) (string, error) // nil: a ciphertext is an error
 	// nested is set inside a secret's element, whose own secrets were not
@@ -153,22 +106,11 @@ func (d *valueDecoder) decodeMap(m map[string]any) (resource.Map, error) {
 	if m == nil {
 		return resource.Map{}, nil
 	}
-	for k, v := range m {
-		x, err := unescape(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		m[k] = x
-	}
 	return resource.DecodeMap(m, d.options())
 }
 
 // decodeValue decodes one value.
 func (d *valueDecoder) decodeValue(x any) (resource.Value, error) {
-	x, err := unescape(x)
-	if err != nil {
-		return resource.Null, err
-	}
 	return resource.Decode(x, d.options())
 }
 
@@ -195,45 +137,4 @@ func (d *valueDecoder) open(obj map[string]any) (resource.Value, error) {
 	}
 	inner := valueDecoder{nested: true}
 	return inner.decodeValue(element)
-}
-
-// unescape turns, in place, the float and byte-string signature objects
-// back into numbers and strings, and returns x or its replacement.
-func unescape(x any) (any, error) {
-	switch x := x.(type) {
-	case []any:
-		for i, v := range x {
-			u, err := unescape(v)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			x[i] = u
-		}
-	case map[string]any:
-		switch x[resource.SigKey] {
-		case nil:
-			for k, v := range x {
-				u, err := unescape(v)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", k, err)
-				}
-				x[k] = u
-			}
-		case floatSig:
-			s, _ := x["value"].(string)
-			bits, err := strconv.ParseUint(s, 16, 64)
-			if err != nil {
-				return nil, fmt.Errorf("malformed float value %q: want 16 hex digits", s)
-			}
-			return math.Float64frombits(bits), nil
-		case byteStringSig:
-			s, _ := x["value"].(string)
-			b, err := base64.StdEncoding.DecodeString(s)
-			if err != nil {
-				return nil, fmt.Errorf("malformed byte string %q: want base64", s)
-			}
-			return string(b), nil
-		}
-	}
-	return x, nil
 }
