@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,9 +19,18 @@ var version = "0.1.0-dev"
 
 func main() {
 	stop := startProfile()
-	code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := run(shim(os.Args), os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// shim makes the binary, installed as pulumi-resource-<pkg>, that package's
+// provider plugin, for Pulumi's CLI or any engine of the protocol.
+func shim(args []string) []string {
+	if pkg, ok := strings.CutPrefix(filepath.Base(args[0]), "pulumi-resource-"); ok {
+		return []string{args[0], "plugin", "serve", pkg}
+	}
+	return args
 }
 
 // exitError carries an exit code with a message already shown to the user.
@@ -56,6 +66,8 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "stack", Aliases: []string{"s"}, Usage: "the `NAME` of the stack to operate on (default: the selected stack)", EnvVars: []string{"CAIRN_STACK"}},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour output: `auto|always|never` (NO_COLOR disables it)"},
 		&cli.BoolFlag{Name: "non-interactive", Usage: "never prompt, and draw no live progress"},
+		&cli.StringFlag{Name: "provider-isolation", EnvVars: []string{"CAIRN_ISOLATE_PROVIDERS"},
+			Usage: "run the built-in providers of these `PACKAGES` (comma-separated, * for all) as plugin processes"},
 	}
 }
 

@@ -45,7 +45,7 @@ func pluginList(c *cli.Context) error {
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
 		project = p.Plugins.Providers
 	}
-	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: builtins(nil), Dirs: locate.DefaultDirs(), Isolate: isolated()})
+	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
 	list := r.List()
 	if c.Bool("json") {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 
@@ -35,10 +34,10 @@ func builtins(stacks builtin.StackReader) provider.Factories {
 }
 
 // isolated lists the packages whose built-in providers run as plugin
-// processes: CAIRN_ISOLATE_PROVIDERS, comma-separated, "*" for all.
-func isolated() []string {
+// processes: --provider-isolation, comma-separated, "*" for all.
+func (s *session) isolated() []string {
 	var out []string
-	for _, p := range strings.Split(os.Getenv("CAIRN_ISOLATE_PROVIDERS"), ",") {
+	for _, p := range strings.Split(global(s.c, "provider-isolation"), ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
@@ -89,7 +88,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resol
 	}
 	return host.NewResolver(host.ResolverOptions{
 		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
-		Dirs: locate.DefaultDirs(), Isolate: isolated(), Diag: relay.diag,
+		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
 	})
 }
 
