@@ -118,7 +118,7 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: %s (the local backend has no stack %s)", builtin.ErrStackNotFound, name, ref)
+		return nil, fmt.Errorf("%w: %s", builtin.ErrStackNotFound, ref)
 	}
 	return r.s.backend.Outputs(ctx, ref, r.sm)
 }
