@@ -47,6 +47,20 @@ provider (aws:region). Secret values are encrypted with the stack's passphrase.`
 }
 
 // configSession opens the session and the selected stack's configuration.
+// configKey opens the stack's configuration and parses the key argument.
+func configKey(c *cli.Context) (*session, *workspace.StackConfig, string, workspace.Key, error) {
+	key, err := oneArg(c, "key")
+	if err != nil {
+		return nil, nil, "", workspace.Key{}, err
+	}
+	s, cfg, err := configSession(c)
+	if err != nil {
+		return nil, nil, "", workspace.Key{}, err
+	}
+	k, err := workspace.ParseKey(s.project.Name, key, c.Bool("path"))
+	return s, cfg, key, k, err
+}
+
 func configSession(c *cli.Context) (*session, *workspace.StackConfig, error) {
 	s, err := stackSession(c)
 	if err != nil {
@@ -83,15 +97,7 @@ func configSet(c *cli.Context) error {
 }
 
 func configGet(c *cli.Context) error {
-	key, err := oneArg(c, "key")
-	if err != nil {
-		return err
-	}
-	s, cfg, err := configSession(c)
-	if err != nil {
-		return err
-	}
-	k, err := workspace.ParseKey(s.project.Name, key, c.Bool("path"))
+	s, cfg, key, k, err := configKey(c)
 	if err != nil {
 		return err
 	}
@@ -123,15 +129,7 @@ func (s *session) crypterFor(cfg *workspace.StackConfig) (workspace.Crypter, err
 }
 
 func configRm(c *cli.Context) error {
-	key, err := oneArg(c, "key")
-	if err != nil {
-		return err
-	}
-	s, cfg, err := configSession(c)
-	if err != nil {
-		return err
-	}
-	k, err := workspace.ParseKey(s.project.Name, key, c.Bool("path"))
+	s, cfg, key, k, err := configKey(c)
 	if err != nil {
 		return err
 	}

@@ -165,6 +165,15 @@ func (s *session) stackConfig() (*workspace.StackConfig, error) {
 	return workspace.LoadStackConfig(s.project, s.stack)
 }
 
+// stackSecrets returns the secrets manager of the stack's configuration.
+func (s *session) stackSecrets() (secrets.Manager, error) {
+	cfg, err := s.stackConfig()
+	if err != nil {
+		return nil, err
+	}
+	return s.secrets(cfg)
+}
+
 // passphrase returns the secrets passphrase from the environment, or asks for
 // it on a terminal.
 func (s *session) passphrase() (string, error) {

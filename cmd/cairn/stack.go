@@ -341,11 +341,7 @@ func stackOutput(c *cli.Context) error {
 		return err
 	}
 	show := c.Bool("show-secrets")
-	cfg, err := s.stackConfig()
-	if err != nil {
-		return err
-	}
-	sm, err := s.secrets(cfg)
+	sm, err := s.stackSecrets()
 	if err != nil {
 		return err
 	}
@@ -444,11 +440,7 @@ func stackImport(c *cli.Context) error {
 	if err := json.NewDecoder(in).Decode(&dep); err != nil {
 		return fmt.Errorf("the deployment to import is not valid JSON: %w", err)
 	}
-	cfg, err := s.stackConfig()
-	if err != nil {
-		return err
-	}
-	sm, err := s.secrets(cfg)
+	sm, err := s.stackSecrets()
 	if err != nil {
 		return err
 	}
@@ -468,11 +460,7 @@ func stackGraph(c *cli.Context) error {
 	if write == nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("--format %q: use dot or mermaid", c.String("format"))}
 	}
-	cfg, err := s.stackConfig()
-	if err != nil {
-		return err
-	}
-	sm, err := s.secrets(cfg)
+	sm, err := s.stackSecrets()
 	if err != nil {
 		return err
 	}

@@ -39,11 +39,7 @@ resources themselves; the next update reconciles the difference.`,
 // editState runs edit over the stack's state under its lock and writes the
 // result.
 func editState(c *cli.Context, s *session, edit func(snap *deploy.Snapshot) (*deploy.Snapshot, error)) error {
-	cfg, err := s.stackConfig()
-	if err != nil {
-		return err
-	}
-	sm, err := s.secrets(cfg)
+	sm, err := s.stackSecrets()
 	if err != nil {
 		return err
 	}
