@@ -373,6 +373,10 @@ func stackOutput(c *cli.Context) error {
 		}
 		return writeJSON(s.stdout, m)
 	}
+	if len(outs) == 0 {
+		fmt.Fprintln(s.stdout, "The stack has no outputs.")
+		return nil
+	}
 	fmt.Fprintf(s.stdout, "Current stack outputs (%d):\n", len(outs))
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 4, ' ', 0)
 	fmt.Fprintln(w, "    OUTPUT\tVALUE")
