@@ -148,16 +148,7 @@ func (s *session) useStack(create bool) error {
 }
 
 func (s *session) stackExists(ref backend.StackRef) (bool, error) {
-	stacks, err := s.backend.ListStacks(s.c.Context, ref.Project)
-	if err != nil {
-		return false, err
-	}
-	for _, st := range stacks {
-		if st.Ref == ref {
-			return true, nil
-		}
-	}
-	return false, nil
+	return s.backend.StackExists(s.c.Context, ref)
 }
 
 // stackConfig reads the selected stack's configuration file.

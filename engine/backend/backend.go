@@ -20,6 +20,8 @@ type Backend interface {
 	// CreateStack creates a stack with no state; it fails with ErrStackExists
 	// if the stack exists.
 	CreateStack(ctx context.Context, ref StackRef) error
+	// StackExists reports whether the stack exists, without reading its state.
+	StackExists(ctx context.Context, ref StackRef) (bool, error)
 	// ListStacks lists the stacks of project, or of every project when
 	// project is "", ordered by project and name.
 	ListStacks(ctx context.Context, project string) ([]StackSummary, error)

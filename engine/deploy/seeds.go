@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 )
@@ -35,7 +36,11 @@ func (d *deployment) seeds() (Seeds, error) {
 	if d.seedState.Generation > 0 {
 		return d.seedState, nil
 	}
-	s := Seeds{Key: d.base.Seeds.Key, Generation: d.base.Seeds.Generation + 1}
+	key, err := d.base.Seeds.Bytes()
+	if err != nil {
+		return Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
+	}
+	s := Seeds{Key: key, Generation: d.base.Seeds.Generation + 1}
 	if len(s.Key) == 0 {
 		s.Key = d.opts.SeedKey
 	}

@@ -20,8 +20,12 @@ func recordSeeds(h *harness) *seedLog {
 	h.provider("pkgA", func(p *fakeProvider) {
 		p.CheckF = func(req provider.CheckRequest) (provider.CheckResponse, error) {
 			if req.Olds == nil {
+				seed, err := req.RandomSeed()
+				if err != nil {
+					return provider.CheckResponse{}, err
+				}
 				l.mu.Lock()
-				l.seeds[req.URN.Name()] = append(l.seeds[req.URN.Name()], req.RandomSeed)
+				l.seeds[req.URN.Name()] = append(l.seeds[req.URN.Name()], seed)
 				l.mu.Unlock()
 			}
 			return provider.CheckResponse{Inputs: req.News}, nil

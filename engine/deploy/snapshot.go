@@ -22,6 +22,18 @@ type Snapshot struct {
 type Seeds struct {
 	Key        []byte // 32 random bytes, made when the stack first needs a seed
 	Generation int64
+	// Open, when set and Key is nil, returns the key of a state read back,
+	// decrypting it: a deployment that derives no seed (a no-change update)
+	// never waits for the secrets manager's key.
+	Open func() ([]byte, error)
+}
+
+// Bytes returns the key, nil if there is none.
+func (s Seeds) Bytes() ([]byte, error) {
+	if s.Key == nil && s.Open != nil {
+		return s.Open()
+	}
+	return s.Key, nil
 }
 
 // Root returns the stack's root resource, or nil.

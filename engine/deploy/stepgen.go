@@ -177,12 +177,12 @@ func (d *deployment) check(ctx context.Context, prov provider.Provider, new *res
 
 // checkInSlot is check for a caller that holds a worker slot.
 func (d *deployment) checkInSlot(ctx context.Context, prov provider.Provider, new *resource.State, olds, news resource.Map) (resource.Map, error) {
-	var seed []byte
-	if !resource.IsProviderType(new.Type) {
-		var err error
-		if seed, err = d.seedFor(new.URN); err != nil {
+	seed := func() ([]byte, error) {
+		s, err := d.seedFor(new.URN)
+		if err != nil {
 			return nil, fmt.Errorf("deriving its random seed: %w", err)
 		}
+		return s, nil
 	}
 	ctx = context.WithoutCancel(ctx)
 	var resp provider.CheckResponse
@@ -191,7 +191,7 @@ func (d *deployment) checkInSlot(ctx context.Context, prov provider.Provider, ne
 		resp, err = d.reg.check(ctx, new.URN, olds, news)
 	} else {
 		resp, err = prov.Check(ctx, provider.CheckRequest{URN: new.URN, Name: new.URN.Name(), Type: new.Type,
-			Olds: olds, News: news, RandomSeed: seed})
+			Olds: olds, News: news, Seed: seed})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("checking inputs: %w", err)

@@ -57,12 +57,24 @@ type GetSchemaRequest struct {
 
 // CheckRequest validates inputs (or provider configuration, for CheckConfig).
 type CheckRequest struct {
-	URN        resource.URN
-	Name       string
-	Type       string
-	Olds       resource.Map // last recorded inputs, nil if none
-	News       resource.Map // new inputs; may contain unknowns
-	RandomSeed []byte       // 32 bytes, deterministic per resource
+	URN  resource.URN
+	Name string
+	Type string
+	Olds resource.Map // last recorded inputs, nil if none
+	News resource.Map // new inputs; may contain unknowns
+	// Seed derives the resource's random seed: 32 bytes, the same for the
+	// resource throughout a deployment and the preview before it; nil when
+	// there is none. Deriving it may need the stack's secret key, so a
+	// provider asks for it (RandomSeed) only when it uses it.
+	Seed func() ([]byte, error)
+}
+
+// RandomSeed returns the request's random seed, or nil if it has none.
+func (r CheckRequest) RandomSeed() ([]byte, error) {
+	if r.Seed == nil {
+		return nil, nil
+	}
+	return r.Seed()
 }
 
 // CheckFailure is one validation failure of a property.

@@ -5,7 +5,7 @@
 // The passphrase manager follows the anchor's format exactly, so a stack
 // configuration file or a state written by `pulumi` with a passphrase decrypts
 // here with the same passphrase, and the reverse. Its key is derived once per
-// manager (PBKDF2-HMAC-SHA256, 1,000,000 iterations, from the passphrase and the
+// manager, in the background (PBKDF2-HMAC-SHA256, 1,000,000 iterations, from the passphrase and the
 // 8-byte salt of the stack's encryptionsalt); values are sealed with
 // AES-256-GCM under a fresh 12-byte nonce and written as
 // "v1:<base64 nonce>:<base64 ciphertext>". Decryptions are cached, so reading a
@@ -15,7 +15,8 @@
 //	m, err := secrets.GeneratePassphraseManager(passphrase)
 //	salt := m.Salt()
 //
-//	// An existing stack: a wrong passphrase is ErrIncorrectPassphrase.
+//	// An existing stack: with a wrong passphrase, the first Encrypt or
+//	// Decrypt (or Check) is ErrIncorrectPassphrase.
 //	m, err = secrets.NewPassphraseManager(passphrase, salt)
 //	ciphertext, err := m.Encrypt("hunter2") // a `secure:` config value
 //	plaintext, err := m.Decrypt(ciphertext)

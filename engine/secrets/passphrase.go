@@ -33,8 +33,13 @@ var ErrIncorrectPassphrase = errors.New("incorrect passphrase: it does not decry
 // PassphraseManager is the passphrase secrets manager. Its salt string
 // "v1:<base64 salt>:<ciphertext of "pulumi">" is both encryptionsalt in
 // Pulumi.<stack>.yaml and secrets_providers.state.salt in the state.
+//
+// The key derivation costs a few hundred milliseconds of CPU, so a manager
+// of an existing stack runs it, and checks the passphrase, in the
+// background, while the caller loads its program and state; the first
+// Encrypt or Decrypt waits for it.
 type PassphraseManager struct {
-	*crypter
+	crypter    func() (*crypter, error) // the key, derived once
 	passphrase string
 	salt       string
 	state      json.RawMessage
@@ -49,14 +54,17 @@ type passphraseState struct {
 }
 
 // NewPassphraseManager returns the manager of a stack whose encryptionsalt
-// is salt. It runs the key derivation once, and fails with
-// ErrIncorrectPassphrase if passphrase is not the stack's.
+// is salt, and starts deriving its key. A malformed salt fails at once; a
+// passphrase that is not the stack's makes the first Encrypt or Decrypt (or
+// Check) fail with ErrIncorrectPassphrase.
 func NewPassphraseManager(passphrase, salt string) (*PassphraseManager, error) {
-	c, err := passphraseCrypter(passphrase, salt)
+	raw, check, err := parseSalt(salt)
 	if err != nil {
 		return nil, err
 	}
-	return newPassphraseManager(c, passphrase, salt)
+	derive := sync.OnceValues(func() (*crypter, error) { return checkedCrypter(passphrase, raw, check) })
+	go derive()
+	return newPassphraseManager(derive, passphrase, salt)
 }
 
 // GeneratePassphraseManager returns the manager of a new stack, with a fresh
@@ -75,15 +83,40 @@ func GeneratePassphraseManager(passphrase string) (*PassphraseManager, error) {
 		return nil, err
 	}
 	salt := ciphertextVersion + ":" + base64.StdEncoding.EncodeToString(raw) + ":" + check
-	return newPassphraseManager(c, passphrase, salt)
+	return newPassphraseManager(func() (*crypter, error) { return c, nil }, passphrase, salt)
 }
 
-func newPassphraseManager(c *crypter, passphrase, salt string) (*PassphraseManager, error) {
+func newPassphraseManager(c func() (*crypter, error), passphrase, salt string) (*PassphraseManager, error) {
 	state, err := json.Marshal(passphraseState{Salt: salt})
 	if err != nil {
 		return nil, err
 	}
 	return &PassphraseManager{crypter: c, passphrase: passphrase, salt: salt, state: state, others: map[string]*crypter{}}, nil
+}
+
+// Check derives the key if that has not been done yet, and reports
+// ErrIncorrectPassphrase if the passphrase is not the stack's.
+func (m *PassphraseManager) Check() error {
+	_, err := m.crypter()
+	return err
+}
+
+// Encrypt seals plaintext under the stack's key.
+func (m *PassphraseManager) Encrypt(plaintext string) (string, error) {
+	c, err := m.crypter()
+	if err != nil {
+		return "", err
+	}
+	return c.Encrypt(plaintext)
+}
+
+// Decrypt opens a ciphertext sealed under the stack's key.
+func (m *PassphraseManager) Decrypt(ciphertext string) (string, error) {
+	c, err := m.crypter()
+	if err != nil {
+		return "", err
+	}
+	return c.Decrypt(ciphertext)
 }
 
 // Type returns PassphraseType.
@@ -142,15 +175,31 @@ func (e *UnsupportedProviderError) Error() string {
 // passphraseCrypter parses a salt string, derives the key and checks the
 // passphrase against the salt string's ciphertext.
 func passphraseCrypter(passphrase, salt string) (*crypter, error) {
+	raw, check, err := parseSalt(salt)
+	if err != nil {
+		return nil, err
+	}
+	return checkedCrypter(passphrase, raw, check)
+}
+
+// parseSalt splits a salt string into the raw salt and the ciphertext of
+// checkPlaintext.
+func parseSalt(salt string) (raw []byte, check string, err error) {
 	version, rest, ok := strings.Cut(salt, ":")
 	encoded, check, ok2 := strings.Cut(rest, ":")
 	if !ok || !ok2 || version != ciphertextVersion {
-		return nil, fmt.Errorf("malformed encryptionsalt %q: want v1:<base64 salt>:<ciphertext>", salt)
+		return nil, "", fmt.Errorf("malformed encryptionsalt %q: want v1:<base64 salt>:<ciphertext>", salt)
 	}
-	raw, err := base64.StdEncoding.DecodeString(encoded)
+	raw, err = base64.StdEncoding.DecodeString(encoded)
 	if err != nil {
-		return nil, fmt.Errorf("malformed encryptionsalt %q: the salt is not base64: %w", salt, err)
+		return nil, "", fmt.Errorf("malformed encryptionsalt %q: the salt is not base64: %w", salt, err)
 	}
+	return raw, check, nil
+}
+
+// checkedCrypter derives the key and checks it against the salt string's
+// ciphertext.
+func checkedCrypter(passphrase string, raw []byte, check string) (*crypter, error) {
 	c, err := deriveCrypter(passphrase, raw)
 	if err != nil {
 		return nil, err

@@ -84,11 +84,16 @@ func TestPassphraseReadsAnchorConfig(t *testing.T) {
 
 func TestPassphraseWrong(t *testing.T) {
 	fx := pulumiStack()
-	_, err := NewPassphraseManager("not the passphrase", fx.salt)
-	if !errors.Is(err, ErrIncorrectPassphrase) {
-		t.Fatalf("NewPassphraseManager(wrong) = %v, want ErrIncorrectPassphrase", err)
+	m, err := NewPassphraseManager("not the passphrase", fx.salt)
+	if err != nil {
+		t.Fatalf("NewPassphraseManager(wrong) = %v; the passphrase is checked on first use", err)
 	}
-	if !strings.Contains(err.Error(), "CAIRN_CONFIG_PASSPHRASE") {
+	for name, err := range map[string]error{"Check": m.Check(), "Decrypt": second(m.Decrypt(fx.secure)), "Encrypt": second(m.Encrypt("x"))} {
+		if !errors.Is(err, ErrIncorrectPassphrase) {
+			t.Fatalf("%s with the wrong passphrase = %v, want ErrIncorrectPassphrase", name, err)
+		}
+	}
+	if err := m.Check(); !strings.Contains(err.Error(), "CAIRN_CONFIG_PASSPHRASE") {
 		t.Errorf("the error does not say what to do: %v", err)
 	}
 }
@@ -179,7 +184,13 @@ func TestDecryptCaches(t *testing.T) {
 	if _, err := m.Decrypt(fx.secure); err != nil {
 		t.Fatal(err)
 	}
-	if p, ok := m.cache.Load(fx.secure); !ok || p != "hunter2" {
+	c, err := m.crypter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := c.cache.Load(fx.secure); !ok || p != "hunter2" {
 		t.Errorf("after Decrypt the cache holds %v, %v; want hunter2", p, ok)
 	}
 }
+
+func second[T any](_ T, err error) error { return err }

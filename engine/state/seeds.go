@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -22,14 +23,18 @@ type SeedsV1 struct {
 // the random seeds providers keep as secrets), and the engine makes a new
 // key when it next needs one.
 func encodeSeeds(s deploy.Seeds, values *valueEncoder) (*SeedsV1, error) {
-	if s.Generation == 0 && len(s.Key) == 0 {
+	raw, err := s.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("the stack's seed key: %w", err)
+	}
+	if s.Generation == 0 && len(raw) == 0 {
 		return nil, nil
 	}
 	out := &SeedsV1{Generation: s.Generation}
-	if len(s.Key) == 0 || (values.encrypt == nil && !values.showSecrets) {
+	if len(raw) == 0 || (values.encrypt == nil && !values.showSecrets) {
 		return out, nil
 	}
-	key, err := values.encodeValue(resource.MakeSecret(resource.String(hex.EncodeToString(s.Key))))
+	key, err := values.encodeValue(resource.MakeSecret(resource.String(hex.EncodeToString(raw))))
 	if err != nil {
 		return nil, fmt.Errorf("the stack's seed key: %w", err)
 	}
@@ -37,8 +42,9 @@ func encodeSeeds(s deploy.Seeds, values *valueEncoder) (*SeedsV1, error) {
 	return out, nil
 }
 
-// decodeSeeds reads the seed state. A key that cannot be decrypted for want
-// of a secrets manager is left out, as when it was written without one.
+// decodeSeeds reads the seed state. The key is decrypted when first asked
+// for (Seeds.Open); one that cannot be for want of a secrets manager is
+// none, as when it was written without one.
 func decodeSeeds(sv *SeedsV1, values *valueDecoder) (deploy.Seeds, error) {
 	if sv == nil {
 		return deploy.Seeds{}, nil
@@ -47,18 +53,19 @@ func decodeSeeds(sv *SeedsV1, values *valueDecoder) (deploy.Seeds, error) {
 	if sv.Key == nil {
 		return out, nil
 	}
-	v, err := values.decodeValue(sv.Key)
-	if errors.Is(err, errNoSecretsManager) {
-		return out, nil
-	}
-	if err == nil && !v.Unsecret().IsString() {
-		err = errors.New("it is not a string")
-	}
-	if err == nil {
-		out.Key, err = hex.DecodeString(v.Unsecret().StringValue())
-	}
-	if err != nil {
-		return deploy.Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
-	}
+	out.Open = sync.OnceValues(func() ([]byte, error) {
+		v, err := values.decodeValue(sv.Key)
+		if errors.Is(err, errNoSecretsManager) {
+			return nil, nil
+		}
+		if err == nil && !v.Unsecret().IsString() {
+			err = errors.New("it is not a string")
+		}
+		var key []byte
+		if err == nil {
+			key, err = hex.DecodeString(v.Unsecret().StringValue())
+		}
+		return key, err
+	})
 	return out, nil
 }

@@ -176,7 +176,7 @@ func (b *builder) scalarEnd(start int, y *yaml.Node) int {
 	case y.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		return b.blockEnd(start)
 	default:
-		if strings.HasPrefix(string(src[start:]), y.Value) {
+		if end := start + len(y.Value); end <= len(src) && string(src[start:end]) == y.Value {
 			return start + len(y.Value)
 		}
 		return b.src.lineEnd(start)

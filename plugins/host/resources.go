@@ -55,8 +55,12 @@ func (p *Plugin) check(ctx context.Context, op string, method checkMethod, req p
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
+	seed, err := req.RandomSeed()
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
 	resp, err := rpcCall(ctx, p, op, 0, method, &pulumirpc.CheckRequest{Urn: string(req.URN), Name: req.Name,
-		Type: req.Type, Olds: olds, News: news, RandomSeed: req.RandomSeed})
+		Type: req.Type, Olds: olds, News: news, RandomSeed: seed})
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}

@@ -13,8 +13,8 @@
 //
 // Values are drawn in Create, as pulumi-random does, but not from the
 // operating system's generator: Check records the engine's 32-byte random
-// seed among the checked inputs, under the internal key "__seed" (a secret),
-// and Create keys a ChaCha8 stream with that seed and the other inputs. The
+// seed among the checked inputs, under the internal key "__seed" (a secret
+// for the types with secret outputs), and Create keys a ChaCha8 stream with that seed and the other inputs. The
 // engine checks a new resource with the same seed in a preview and in the
 // update that follows, so the preview shows the values the update creates;
 // a replacement is checked without old inputs and with another seed, so it

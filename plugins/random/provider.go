@@ -61,7 +61,11 @@ func (p *Provider) Check(_ context.Context, req provider.CheckRequest) (provider
 	if len(failures) > 0 {
 		return provider.CheckResponse{Failures: failures}, nil
 	}
-	if seed, ok := seedInput(req.Olds, req.RandomSeed); ok {
+	seed, ok, err := seedInput(res, req)
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	if ok {
 		in[seedKey] = seed
 	}
 	return provider.CheckResponse{Inputs: in}, nil

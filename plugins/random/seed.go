@@ -9,7 +9,9 @@ import (
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
 
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/plugins/builtin/props"
 )
 
@@ -20,18 +22,31 @@ const seedKey = "__seed"
 
 // seedInput returns the value Check records under seedKey: the old one when
 // the resource exists (its values are already chosen), otherwise the seed of
-// this check, or fresh random bytes when the engine gave none. It is secret,
-// since it determines every generated value.
-func seedInput(olds resource.Map, seed []byte) (resource.Value, bool) {
-	if olds != nil {
-		v, ok := olds[seedKey]
-		return v, ok
+// this check, or fresh random bytes when the engine gave none. It is secret
+// when res has secret outputs, since it determines every generated value;
+// the seed of a type whose values are all plain text in the state would
+// reveal nothing, and a state with no secret is read without deriving the
+// passphrase's key.
+func seedInput(res *schema.Resource, req provider.CheckRequest) (resource.Value, bool, error) {
+	if req.Olds != nil {
+		v, ok := req.Olds[seedKey]
+		return v, ok, nil
+	}
+	seed, err := req.RandomSeed()
+	if err != nil {
+		return resource.Value{}, false, err
 	}
 	if len(seed) == 0 {
 		seed = make([]byte, 32)
 		_, _ = rand.Read(seed)
 	}
-	return resource.MakeSecret(resource.String(hex.EncodeToString(seed))), true
+	v := resource.String(hex.EncodeToString(seed))
+	for _, p := range res.Properties {
+		if p.Secret {
+			return resource.MakeSecret(v), true, nil
+		}
+	}
+	return v, true, nil
 }
 
 // source is the deterministic stream a resource's values are drawn from.

@@ -19,7 +19,7 @@ func (s *Server) check(ctx context.Context, req *pulumirpc.CheckRequest,
 		return nil, err
 	}
 	urn, name, typ := names(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := method(ctx, provider.CheckRequest{URN: urn, Name: name, Type: typ, Olds: m[0], News: m[1], RandomSeed: req.GetRandomSeed()})
+	resp, err := method(ctx, provider.CheckRequest{URN: urn, Name: name, Type: typ, Olds: m[0], News: m[1], Seed: func() ([]byte, error) { return req.GetRandomSeed(), nil }})
 	if err != nil {
 		return reply[*pulumirpc.CheckResponse](nil, err)
 	}

@@ -99,6 +99,14 @@ func TestStacks(t *testing.T) {
 	if got, want := list(""), "other/dev:"; got != want {
 		t.Errorf("after removals ListStacks = %q, want %q", got, want)
 	}
+	for ref, want := range map[backend.StackRef]bool{other: true, dev: false, prod: false} {
+		if got, err := b.StackExists(ctx, ref); got != want || err != nil {
+			t.Errorf("StackExists(%s) = %v, %v; want %v", ref, got, err, want)
+		}
+	}
+	if _, err := b.StackExists(ctx, backend.StackRef{Project: "proj", Name: "../x"}); err == nil {
+		t.Error("StackExists of an invalid name succeeded")
+	}
 	if backups, _ := filepath.Glob(stackPath(b, "backups", "proj", "dev", "dev.*.json")); len(backups) == 0 {
 		t.Error("removing a stack kept no backup of its last state")
 	}

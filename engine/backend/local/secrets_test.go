@@ -151,8 +151,13 @@ func TestWrongPassphrase(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := secrets.NewPassphraseManager("battery staple", sm.Salt()); !errors.Is(err, secrets.ErrIncorrectPassphrase) {
-		t.Errorf("the stack's salt with a wrong passphrase: %v, want ErrIncorrectPassphrase", err)
+	// The stack's salt with a wrong passphrase: reading the state fails.
+	lazy, err := secrets.NewPassphraseManager("battery staple", sm.Salt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Snapshot(ctx, ref, lazy); !errors.Is(err, secrets.ErrIncorrectPassphrase) {
+		t.Errorf("Snapshot with the stack's salt and a wrong passphrase = %v, want ErrIncorrectPassphrase", err)
 	}
 
 	// A manager of another salt and passphrase (a stack config that does

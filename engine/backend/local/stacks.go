@@ -31,6 +31,18 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
 	return err
 }
 
+// StackExists implements backend.Backend.
+func (b *Backend) StackExists(ctx context.Context, ref backend.StackRef) (bool, error) {
+	if err := ref.Validate(); err != nil {
+		return false, err
+	}
+	_, err := os.Stat(b.layout.stack(ref))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // ListStacks implements backend.Backend.
 func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.StackSummary, error) {
 	projects := []string{project}
