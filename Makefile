@@ -16,6 +16,14 @@ fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# bench builds cairn and the latency provider, then measures whole-process
+# runs on generated stacks and prints a markdown table (see BENCHMARKS.md;
+# about 20 minutes on 2 cores). BENCH_QUICK=1 makes a short run; BENCHFLAGS
+# passes flags to cairnbench (go run ./bench/cmd/cairnbench -help).
+bench: build
+	$(GO) build -o bin/pulumi-resource-latency ./bench/latency
+	$(GO) run ./bench/cmd/cairnbench $(BENCHFLAGS)
+
 # demo runs the main job: an up of the quickstart example on the local
 # backend in .cairn/, then shows the stack's outputs. Run it again to see a
 # no-change update.

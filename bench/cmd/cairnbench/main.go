@@ -1,0 +1,132 @@
+// Command cairnbench measures the cairn binary at scale, whole process: it
+// generates stacks of N resources (independent, chained, or of the latency
+// provider), takes each through create, no-change preview, no-change up, an
+// update of 1% of its resources and destroy, from an empty CAIRN_HOME, and
+// prints one markdown table of the median wall time and peak RSS of each
+// phase.
+//
+//	go build -o bin/cairn ./cmd/cairn
+//	go build -o bin/pulumi-resource-latency ./bench/latency
+//	go run ./bench/cmd/cairnbench            # the full run (make bench)
+//	BENCH_QUICK=1 go run ./bench/cmd/cairnbench
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The provider variants of the random provider.
+const (
+	variantInProcess = "in-process"
+	variantGRPC      = "gRPC plugin"
+	variantBinary    = "plugin binary"
+)
+
+// bench is one benchmark run's settings.
+type bench struct {
+	cairn   string
+	latency string // the latency provider binary
+	work    string // where stacks and homes are made
+	nRuns   int
+	bigRuns int // runs of stacks of 10,000 resources or more
+	verbose bool
+}
+
+func main() {
+	b := &bench{}
+	quick := os.Getenv("BENCH_QUICK") != ""
+	flag.StringVar(&b.cairn, "cairn", "bin/cairn", "the cairn binary to measure")
+	flag.StringVar(&b.latency, "latency-plugin", "bin/pulumi-resource-latency", "the latency provider binary")
+	flag.IntVar(&b.nRuns, "runs", pick(quick, 1, 3), "runs of each stack; the table shows medians")
+	flag.IntVar(&b.bigRuns, "big-runs", pick(quick, 1, 3), "runs of stacks of 10,000 resources or more")
+	sizes := flag.String("n", pick(quick, "100,1000", "100,1000,10000"), "sizes of the independent stacks")
+	chains := flag.String("chain-n", pick(quick, "100", "100,1000"), "sizes of the chain stacks")
+	langs := flag.String("lang", "yaml,hcl", "languages of the programs")
+	latencyN := flag.Int("latency-n", 1000, "resources of the latency stack")
+	latency := flag.Duration("latency", 100*time.Millisecond, "how long each latency provider operation sleeps")
+	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
+	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
+	flag.Parse()
+
+	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
+	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel))
+	if err == nil {
+		err = b.main(p)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cairnbench:", err)
+		os.Exit(1)
+	}
+}
+
+func (b *bench) main(p plan) error {
+	var err error
+	if b.cairn, err = filepath.Abs(b.cairn); err != nil {
+		return err
+	}
+	if b.latency, err = filepath.Abs(b.latency); err != nil {
+		return err
+	}
+	if b.work, err = os.MkdirTemp("", "cairnbench-"); err != nil {
+		return err
+	}
+	defer os.RemoveAll(b.work)
+	start := time.Now()
+	rows := b.rows(p)
+	var lines []string
+	for _, r := range rows {
+		b.logf("%s", r.label())
+		line, err := b.line(r)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, line)
+		fmt.Fprintln(os.Stderr, line)
+	}
+	fmt.Println(header())
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	fmt.Printf("\nMedians of %d runs (%d for 10,000 resources); the whole run took %s.\n", b.nRuns, b.bigRuns, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// runs is how many times a row is measured.
+func (b *bench) runs(r row) int {
+	if r.stack.n >= 10_000 {
+		return b.bigRuns
+	}
+	return b.nRuns
+}
+
+func (b *bench) logf(format string, args ...any) {
+	if b.verbose {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	}
+}
+
+func pick[T any](quick bool, q, full T) T {
+	if quick {
+		return q
+	}
+	return full
+}
+
+// ints parses the comma-separated integers of a flag into dst.
+func ints(dst *[]int, flag, s string) error {
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("%s %q: want comma-separated integers", flag, s)
+		}
+		*dst = append(*dst, n)
+	}
+	return nil
+}

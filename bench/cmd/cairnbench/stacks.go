@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// shape is how a generated stack's resources depend on each other.
+type shape string
+
+const (
+	wide  shape = "independent" // no dependencies: as parallel as the engine allows
+	chain shape = "chain"       // each resource depends on the previous one
+	slow  shape = "latency"     // independent resources of the latency provider, in YAML only
+)
+
+// stack describes one generated program.
+type stack struct {
+	shape shape
+	n     int
+	lang  string // "yaml" or "hcl"
+	// changed is how many resources have a new length (the 1% update): the
+	// first ones of an independent stack, the last ones of a chain, so that
+	// no replacement cascades beyond them.
+	changed int
+	// latencyPlugin is the path of the latency provider binary.
+	latencyPlugin string
+}
+
+// project is the project name of every generated stack.
+const project = "bench"
+
+// write writes the stack's program into dir, replacing what is there.
+func (s stack) write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var head, body strings.Builder
+	fmt.Fprintf(&head, "name: %s\nruntime: %s\n", project, s.lang)
+	if s.shape == slow {
+		fmt.Fprintf(&head, "plugins:\n  providers:\n    - name: latency\n      path: %s\n", s.latencyPlugin)
+	}
+	for i := range s.n {
+		if s.lang == "hcl" {
+			s.hclResource(&body, i)
+		} else {
+			s.yamlResource(&body, i)
+		}
+	}
+	if s.lang == "hcl" {
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(body.String()), 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(head.String()), 0o644)
+	}
+	head.WriteString("resources:\n")
+	head.WriteString(body.String())
+	return os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(head.String()), 0o644)
+}
+
+// length is resource i's length: 8, or 9 once changed.
+func (s stack) length(i int) int {
+	first := i < s.changed
+	if s.shape == chain {
+		first = i >= s.n-s.changed
+	}
+	if first {
+		return 9
+	}
+	return 8
+}
+
+func (s stack) yamlResource(b *strings.Builder, i int) {
+	if s.shape == slow {
+		fmt.Fprintf(b, "  r%d:\n    type: latency:index:Sleep\n    properties:\n      tag: v%d\n", i, s.length(i))
+		return
+	}
+	fmt.Fprintf(b, "  r%d:\n    type: random:RandomString\n    properties:\n      length: %d\n", i, s.length(i))
+	if s.shape == chain && i > 0 {
+		fmt.Fprintf(b, "      keepers:\n        prev: ${r%d.result}\n", i-1)
+	}
+}
+
+func (s stack) hclResource(b *strings.Builder, i int) {
+	fmt.Fprintf(b, "resource \"random_string\" \"r%d\" {\n  length = %d\n", i, s.length(i))
+	if s.shape == chain && i > 0 {
+		fmt.Fprintf(b, "  keepers = {\n    prev = random_string.r%d.result\n  }\n", i-1)
+	}
+	b.WriteString("}\n")
+}
