@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestParsePath(t *testing.T) {
@@ -211,5 +212,56 @@ func TestDiffMapsAndIgnoreChanges(t *testing.T) {
 	}
 	if !wild.Equal(MapFromGo(map[string]any{"tags": map[string]any{"a": 1}})) {
 		t.Errorf("wildcard ignoreChanges = %v", Object(wild))
+	}
+}
+
+func TestStateEqual(t *testing.T) {
+	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	base := &State{URN: "urn:pulumi:dev::p::t:index:T::a", Type: "t:index:T", Custom: true, ID: "a",
+		Inputs: Map{"n": Number(1)}, Created: &created}
+	// The same state with nil lists written as empty ones, and the time in
+	// another zone, is equal.
+	same := base.Copy()
+	same.Dependencies, same.HideDiff = []URN{}, []string{}
+	same.PropertyDependencies = map[string][]URN{}
+	local := created.In(time.FixedZone("x", 3600))
+	same.Created = &local
+	if !base.Equal(same) || !same.Equal(base) {
+		t.Errorf("%+v and %+v are not equal", base, same)
+	}
+	// Every field counts: setting any one of them to something else makes
+	// the states differ.
+	v := reflect.ValueOf(base).Elem()
+	for i := range v.NumField() {
+		changed := base.Copy()
+		f := reflect.ValueOf(changed).Elem().Field(i)
+		switch name := v.Type().Field(i).Name; f.Kind() {
+		case reflect.String:
+			f.SetString("other")
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Slice:
+			f.Set(reflect.Append(reflect.MakeSlice(f.Type(), 0, 1), reflect.ValueOf("x").Convert(f.Type().Elem())))
+		case reflect.Map:
+			if f.Type() == reflect.TypeOf(Map{}) {
+				f.Set(reflect.ValueOf(Map{"n": Number(2)}))
+			} else {
+				f.Set(reflect.ValueOf(map[string][]URN{"n": {"x"}}))
+			}
+		case reflect.Struct:
+			if name == "ReplacementTrigger" {
+				f.Set(reflect.ValueOf(String("x")))
+			} else {
+				f.Set(reflect.ValueOf(CustomTimeouts{Create: 1}))
+			}
+		case reflect.Pointer:
+			later := created.Add(time.Second)
+			f.Set(reflect.ValueOf(&later))
+		default:
+			t.Fatalf("field %s: kind %s not covered by this test", name, f.Kind())
+		}
+		if base.Equal(changed) {
+			t.Errorf("states differing in %s are equal", v.Type().Field(i).Name)
+		}
 	}
 }

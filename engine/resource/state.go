@@ -1,6 +1,9 @@
 package resource
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ID is a custom resource's provider-assigned identifier.
 type ID string
@@ -74,6 +77,42 @@ func (s *State) Copy() *State {
 	c.ReplaceOnChanges = append([]string(nil), s.ReplaceOnChanges...)
 	c.HideDiff = append([]string(nil), s.HideDiff...)
 	return &c
+}
+
+// Equal reports whether s and o record the same resource state: values
+// compared as values, a nil list or map the same as an empty one, times
+// as instants.
+func (s *State) Equal(o *State) bool {
+	if s.URN != o.URN || s.Type != o.Type || s.Custom != o.Custom || s.Delete != o.Delete || s.ID != o.ID ||
+		s.Parent != o.Parent || s.Protect != o.Protect || s.Taint != o.Taint || s.External != o.External ||
+		s.Provider != o.Provider || s.PendingReplacement != o.PendingReplacement || s.CustomTimeouts != o.CustomTimeouts ||
+		s.ImportID != o.ImportID || s.RetainOnDelete != o.RetainOnDelete || s.DeletedWith != o.DeletedWith ||
+		s.RefreshBeforeUpdate != o.RefreshBeforeUpdate || s.SourcePosition != o.SourcePosition {
+		return false
+	}
+	if !s.Inputs.Equal(o.Inputs) || !s.Outputs.Equal(o.Outputs) || !s.ReplacementTrigger.Equal(o.ReplacementTrigger) ||
+		!sameTime(s.Created, o.Created) || !sameTime(s.Modified, o.Modified) {
+		return false
+	}
+	if !slices.Equal(s.Dependencies, o.Dependencies) || !slices.Equal(s.InitErrors, o.InitErrors) ||
+		!slices.Equal(s.AdditionalSecretOutputs, o.AdditionalSecretOutputs) || !slices.Equal(s.ReplaceWith, o.ReplaceWith) ||
+		!slices.Equal(s.IgnoreChanges, o.IgnoreChanges) || !slices.Equal(s.ReplaceOnChanges, o.ReplaceOnChanges) ||
+		!slices.Equal(s.HideDiff, o.HideDiff) || len(s.PropertyDependencies) != len(o.PropertyDependencies) {
+		return false
+	}
+	for k, v := range s.PropertyDependencies {
+		if w, ok := o.PropertyDependencies[k]; !ok || !slices.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }
 
 // References returns every URN s refers to: parent, dependencies, property

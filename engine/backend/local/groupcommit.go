@@ -54,15 +54,6 @@ func (w *groupWriter) Append(line []byte) error {
 	return w.err
 }
 
-// Queue queues line and returns at once: the line becomes durable with its
-// batch, before any line appended after it.
-func (w *groupWriter) Queue(line []byte) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, err := w.queue(line)
-	return err
-}
-
 // queue adds line to the next batch, whose number it returns; w.mu is held.
 func (w *groupWriter) queue(line []byte) (uint64, error) {
 	if w.err != nil {

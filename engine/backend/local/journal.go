@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
+	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -155,12 +155,19 @@ type journal struct {
 	enc  *state.Encoder
 	w    *groupWriter
 	base []*resource.State // the resources of the operation's base state
+
+	mu      sync.Mutex
+	touched map[int]bool // base resources an entry has recorded a change of
 }
 
 // Append implements deploy.Journal. An entry that keeps a base resource
-// exactly as it was is only queued: were it lost, replay would keep that
-// resource as it is anyway, and it is durable before any entry that follows.
+// exactly as it was, when no entry has changed that resource before, is
+// not written at all: replay keeps the resource as it is anyway. (A no-change
+// update writes no journal lines but its header.)
 func (j *journal) Append(e deploy.JournalEntry) error {
+	if j.unchanged(e) {
+		return nil
+	}
 	je, err := j.enc.JournalEntry(e)
 	if err != nil {
 		return fmt.Errorf("journaling %s: %w", e.Kind, err)
@@ -170,10 +177,28 @@ func (j *journal) Append(e deploy.JournalEntry) error {
 		return fmt.Errorf("journaling %s: %w", e.Kind, err)
 	}
 	line = append(line, '\n')
-	if j.keepsBase(e) {
-		return j.w.Queue(line)
-	}
 	return j.w.Append(line)
+}
+
+// unchanged reports whether e keeps a base resource as it was and no entry
+// before it changed that resource; otherwise it notes the base resources e
+// changes.
+func (j *journal) unchanged(e deploy.JournalEntry) bool {
+	keeps := j.keepsBase(e)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if keeps && !j.touched[*e.RemoveOld] {
+		return true
+	}
+	if j.touched == nil {
+		j.touched = map[int]bool{}
+	}
+	for _, i := range []*int{e.RemoveOld, e.MarkDeleteOld, e.PendingReplacementOld} {
+		if i != nil {
+			j.touched[*i] = true
+		}
+	}
+	return false
 }
 
 // keepsBase reports whether e does nothing but record a base resource with
@@ -183,5 +208,5 @@ func (j *journal) keepsBase(e deploy.JournalEntry) bool {
 		e.RemoveNew != nil || e.MarkDeleteOld != nil || e.PendingReplacementOld != nil || e.TargetNew != nil || e.ClearPending != nil {
 		return false
 	}
-	return reflect.DeepEqual(e.State, j.base[*e.RemoveOld])
+	return e.State.Equal(j.base[*e.RemoveOld])
 }

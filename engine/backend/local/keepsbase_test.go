@@ -1,8 +1,6 @@
 package local
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
@@ -34,27 +32,23 @@ func TestKeepsBase(t *testing.T) {
 	}
 }
 
-func TestGroupWriterQueuedLineIsDurableBeforeLaterAppends(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
+func TestUnchangedEntriesAreNotWritten(t *testing.T) {
+	old := &resource.State{URN: "urn:pulumi:dev::proj::pkg:index:Thing::a", Type: "pkg:index:Thing", Custom: true, ID: "a-1",
+		Inputs: resource.Map{"n": resource.Number(1)}}
+	changed := old.Copy()
+	changed.Outputs = resource.Map{"n": resource.Number(2)}
+	zero := 0
+	j := &journal{base: []*resource.State{old}}
+	same := deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &zero, State: old.Copy()}
+	if !j.unchanged(same) {
+		t.Error("a same step that changes nothing is written")
 	}
-	w := newGroupWriter(f)
-	if err := w.Queue([]byte("queued\n")); err != nil {
-		t.Fatal(err)
+	// Once an entry has changed the resource (here: its outputs), putting
+	// it back as it was must be written, or replay would keep the change.
+	if j.unchanged(deploy.JournalEntry{Kind: deploy.EntryOutputs, RemoveOld: &zero, State: changed}) {
+		t.Error("an outputs entry counts as unchanged")
 	}
-	if err := w.Append([]byte("appended\n")); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path) // before Close: what Append has made durable
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(data), "queued\nappended\n"; got != want {
-		t.Errorf("journal = %q, want %q", got, want)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+	if j.unchanged(same) {
+		t.Error("restoring a changed base resource is not written")
 	}
 }
