@@ -20,7 +20,8 @@ type deployment struct {
 	olds      map[resource.URN]*resource.State // live base resources
 	journal   *journal
 	reg       *registry
-	sem       chan struct{}
+	sem       chan struct{} // worker slots of provider operations
+	planSem   chan struct{} // worker slots of checks and diffs
 	targets   *targeting
 	start     time.Time
 	// keepUnregistered keeps base resources the program did not register
@@ -124,6 +125,7 @@ func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) 
 		journal:    newJournal(base, persisted, keep),
 		reg:        newRegistry(opts.Host, base, opts.DryRun),
 		sem:        make(chan struct{}, opts.parallel()),
+		planSem:    make(chan struct{}, opts.parallel()),
 		targets:    targets,
 		start:      time.Now(),
 		records:    map[resource.URN]*record{},
@@ -149,6 +151,13 @@ func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) 
 // acquire takes a worker slot for a provider operation.
 func (d *deployment) acquire() { d.sem <- struct{}{} }
 func (d *deployment) release() { <-d.sem }
+
+// plan takes a worker slot for a check or a diff; calling the result gives
+// it back.
+func (d *deployment) plan() (done func()) {
+	d.planSem <- struct{}{}
+	return func() { <-d.planSem }
+}
 
 func (d *deployment) diag(urn resource.URN, sev Severity, format string, args ...any) {
 	d.opts.emit(DiagEvent{URN: urn, Severity: sev, Message: fmt.Sprintf(format, args...)})

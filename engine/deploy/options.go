@@ -27,7 +27,10 @@ type Options struct {
 	// remote components cannot be constructed.
 	ServeMonitor func(Monitor) (addr string, stop func(), err error)
 
-	// Parallel bounds the provider operations in flight; 0 means 4 × CPUs.
+	// Parallel bounds the provider operations in flight (creates, reads,
+	// updates, deletes and invokes), and separately the checks and diffs, so
+	// that a queue of checks never holds back the operations; 0 means
+	// 4 × CPUs.
 	Parallel int
 	// DryRun previews: providers are asked what would happen and nothing changes.
 	DryRun bool

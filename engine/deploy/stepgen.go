@@ -170,8 +170,7 @@ func (d *deployment) wasReplaced(urn resource.URN) bool {
 // check calls Check (CheckConfig for providers) in a worker slot and turns
 // failures into an error naming each property.
 func (d *deployment) check(ctx context.Context, prov provider.Provider, new *resource.State, olds, news resource.Map) (resource.Map, error) {
-	d.acquire()
-	defer d.release()
+	defer d.plan()()
 	return d.checkInSlot(ctx, prov, new, olds, news)
 }
 
@@ -263,14 +262,14 @@ func (d *deployment) diff(ctx context.Context, g *goal, old, new *resource.State
 	var err error
 	switch {
 	case resource.IsProviderType(new.Type):
-		d.acquire()
+		done := d.plan()
 		resp, err = d.reg.diff(context.WithoutCancel(ctx), urn, old, new.Inputs)
-		d.release()
+		done()
 	case new.Custom:
-		d.acquire()
+		done := d.plan()
 		resp, err = prov.Diff(context.WithoutCancel(ctx), provider.DiffRequest{URN: urn, Name: urn.Name(), Type: new.Type, ID: old.ID,
 			OldInputs: old.Inputs, OldOutputs: old.Outputs, News: new.Inputs, IgnoreChanges: new.IgnoreChanges})
-		d.release()
+		done()
 	default:
 		resp.Changes = provider.DiffUnknown
 	}
@@ -334,10 +333,10 @@ func (d *deployment) providerChangeForcesReplace(ctx context.Context, oldRef, ne
 	}
 	oldCfg, _ := splitInputs(oldState.Inputs)
 	newCfg, _ := splitInputs(inst.inputs)
-	d.acquire()
+	done := d.plan()
 	resp, err := inst.prov.DiffConfig(context.WithoutCancel(ctx), provider.DiffRequest{URN: newPR.URN, ID: newPR.ID,
 		OldInputs: oldCfg, OldOutputs: oldCfg, News: newCfg})
-	d.release()
+	done()
 	if err != nil {
 		return false, fmt.Errorf("diffing provider configuration: %w", err)
 	}
@@ -478,10 +477,10 @@ func (d *deployment) dependentReplacements(ctx context.Context, root *resource.S
 			if err != nil {
 				return nil, err
 			}
-			d.acquire()
+			done := d.plan()
 			resp, err := p.Diff(context.WithoutCancel(ctx), provider.DiffRequest{URN: r.URN, Name: r.URN.Name(), Type: r.Type, ID: r.ID,
 				OldInputs: r.Inputs, OldOutputs: r.Outputs, News: news, IgnoreChanges: r.IgnoreChanges})
-			d.release()
+			done()
 			if err != nil {
 				return nil, fmt.Errorf("diffing dependent %s: %w", r.URN, err)
 			}

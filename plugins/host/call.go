@@ -35,6 +35,11 @@ func (e *ProcessError) Is(target error) bool { return target == provider.ErrOutc
 // call runs one RPC with a deadline, failing it as soon as the plugin exits,
 // and explains its error.
 func (p *Plugin) call(ctx context.Context, op string, timeout time.Duration, do func(context.Context) error) error {
+	if op != "Handshake" && op != "GetPluginInfo" && op != "GetSchema" {
+		p.mu.Lock()
+		p.used = true
+		p.mu.Unlock()
+	}
 	limit := p.opts.deadline(timeout)
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()

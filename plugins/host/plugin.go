@@ -19,7 +19,9 @@ type Plugin struct {
 	proc   *launch.Process
 	client pulumirpc.ResourceProviderClient
 	opts   Options
-	closed func() // tells the Resolver the plugin is gone
+	// release, set by the Resolver, is called by Close: it reports whether
+	// the Resolver took the plugin back, running, to hand out again.
+	release func(*Plugin) bool
 
 	mu sync.Mutex
 	// features is what the plugin accepts; nil until the handshake or
@@ -28,6 +30,9 @@ type Plugin struct {
 	// unknownConfig is set when the configuration held unknowns (during a
 	// preview): the plugin was not configured and Cairn answers for it.
 	unknownConfig bool
+	// used is set by the first call that may change the plugin: one only
+	// asked about itself (a schema) can serve another Load.
+	used bool
 }
 
 var _ provider.Provider = (*Plugin)(nil)
@@ -98,11 +103,19 @@ func (p *Plugin) Pkg() string { return p.pkg }
 // Process returns the plugin's process.
 func (p *Plugin) Process() *launch.Process { return p.proc }
 
-// Close implements provider.Provider: it shuts the plugin down.
+// Close implements provider.Provider: it shuts the plugin down, or gives it
+// back to the Resolver that loaded it.
 func (p *Plugin) Close() error {
-	err := p.proc.Close()
-	if p.closed != nil {
-		p.closed()
+	if p.release != nil && p.release(p) {
+		return nil
 	}
-	return err
+	return p.proc.Close()
+}
+
+// reusable reports whether the plugin has only answered questions about
+// itself (Handshake, GetPluginInfo, GetSchema).
+func (p *Plugin) reusable() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.used
 }

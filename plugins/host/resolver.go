@@ -51,14 +51,18 @@ type Resolver struct {
 	mu      sync.Mutex
 	engine  *launch.Server
 	plugins map[*Plugin]bool
-	closed  bool
+	// idle holds a plugin closed after it was only asked for its schema,
+	// by package and version asked for: the next Load of them takes it
+	// instead of starting another process.
+	idle   map[string]*Plugin
+	closed bool
 }
 
 var _ provider.Host = (*Resolver)(nil)
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
-	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}}
+	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}}
 }
 
 // Load implements provider.Host.
@@ -69,6 +73,10 @@ func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Prov
 	}
 	if res.Source == SourceBuiltin && !res.Isolated {
 		return res.factory.New(ctx)
+	}
+	key := pkg + "@" + version
+	if p := r.takeIdle(key); p != nil {
+		return p, nil
 	}
 	o, err := r.launchOptions()
 	if err != nil {
@@ -85,8 +93,26 @@ func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Prov
 	if err != nil {
 		return nil, fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
 	}
-	r.track(p)
+	r.track(p, key)
 	return p, nil
+}
+
+// takeIdle returns the idle plugin of key, if it is still running.
+func (r *Resolver) takeIdle(key string) *Plugin {
+	r.mu.Lock()
+	p := r.idle[key]
+	delete(r.idle, key)
+	r.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.proc.Done():
+		_ = p.Close()
+		return nil
+	default:
+		return p
+	}
 }
 
 // launchOptions returns the options plugins are launched with, starting the
@@ -114,14 +140,21 @@ func (r *Resolver) launchOptions() (Options, error) {
 	return o, nil
 }
 
-func (r *Resolver) track(p *Plugin) {
+// track keeps p until it is closed; closed while reusable, it is kept
+// idle under key.
+func (r *Resolver) track(p *Plugin, key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.plugins[p] = true
-	p.closed = func() {
+	p.release = func(p *Plugin) bool {
 		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.closed && r.idle[key] == nil && p.reusable() {
+			r.idle[key] = p
+			return true
+		}
 		delete(r.plugins, p)
-		r.mu.Unlock()
+		return false
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -186,5 +187,52 @@ func TestUnknownConfigurationIsNotSent(t *testing.T) {
 	read, err := p.Read(ctx, provider.ReadRequest{ID: "x", Inputs: inputs, Outputs: inputs})
 	if err != nil || read.ID != "x" {
 		t.Errorf("Read with unknown configuration = %+v, %v; want the resource as recorded", read, err)
+	}
+}
+
+func TestPluginAskedOnlyForItsSchemaIsReused(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, host.ResolverOptions{})
+	load := func() *host.Plugin {
+		t.Helper()
+		p, err := e.resolver.Load(ctx, "kv", "1.0.0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.(*host.Plugin)
+	}
+	first := load()
+	if _, err := first.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Close()
+	second := load()
+	if second.Process().Pid() != first.Process().Pid() {
+		t.Errorf("a plugin only asked for its schema was not reused: pid %d, then %d", first.Process().Pid(), second.Process().Pid())
+	}
+	// Once used, a plugin is not handed out again.
+	if _, err := second.CheckConfig(ctx, provider.CheckRequest{URN: "urn:pulumi:dev::proj::pulumi:providers:kv::p", News: resource.Map{}}); err != nil {
+		t.Fatal(err)
+	}
+	_ = second.Close()
+	select {
+	case <-second.Process().Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a used plugin was not shut down on Close")
+	}
+	third := load()
+	if third.Process().Pid() == second.Process().Pid() {
+		t.Error("a used plugin was handed out again")
+	}
+	// An idle plugin stops with the resolver.
+	if _, err := third.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	_ = third.Close()
+	_ = e.resolver.Close()
+	select {
+	case <-third.Process().Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("an idle plugin outlived its resolver")
 	}
 }
