@@ -71,6 +71,33 @@ func BenchmarkUp(b *testing.B) {
 	}
 }
 
+// BenchmarkNoChangeUp updates a stack of N resources with nothing to
+// change: the journal gets no line but its header, and the state is
+// written once.
+//
+//	go test ./engine/backend/local -run '^$' -bench NoChangeUp -benchtime 3x
+func BenchmarkNoChangeUp(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			opts := deploy.Options{Host: hostOf(quiet{&effects{}}), Program: wideProgram(n, plainProps, nil), Parallel: 32}
+			be, ref, _ := newStack(b)
+			if _, err := run(context.Background(), be, ref, backend.KindUpdate, nil, opts, nil); err != nil {
+				b.Fatal(err)
+			}
+			var written int64
+			b.ResetTimer()
+			for range b.N {
+				before := bytesWritten(b)
+				if _, err := run(context.Background(), be, ref, backend.KindUpdate, nil, opts, nil); err != nil {
+					b.Fatal(err)
+				}
+				written += bytesWritten(b) - before
+			}
+			b.ReportMetric(float64(written)/float64(b.N), "written-B/op")
+		})
+	}
+}
+
 // BenchmarkJournalAppend appends step entries of a typical resource from
 // many goroutines; each append returns once its entry is durable.
 func BenchmarkJournalAppend(b *testing.B) {
