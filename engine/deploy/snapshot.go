@@ -26,6 +26,16 @@ type Seeds struct {
 	// decrypting it: a deployment that derives no seed (a no-change update)
 	// never waits for the secrets manager's key.
 	Open func() ([]byte, error)
+	// Sealed is the key as a backend stored it; while Key is nil, a backend
+	// sealing with the same secrets provider writes it back as it was.
+	Sealed *SealedKey
+}
+
+// SealedKey is a seed key as stored, and the secrets provider (type and
+// state) that sealed it.
+type SealedKey struct {
+	Value                   any
+	Provider, ProviderState string
 }
 
 // Bytes returns the key, nil if there is none.

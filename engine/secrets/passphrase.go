@@ -34,10 +34,10 @@ var ErrIncorrectPassphrase = errors.New("incorrect passphrase: it does not decry
 // "v1:<base64 salt>:<ciphertext of "pulumi">" is both encryptionsalt in
 // Pulumi.<stack>.yaml and secrets_providers.state.salt in the state.
 //
-// The key derivation costs a few hundred milliseconds of CPU, so a manager
-// of an existing stack runs it, and checks the passphrase, in the
-// background, while the caller loads its program and state; the first
-// Encrypt or Decrypt waits for it.
+// The key derivation costs about 170 ms of CPU, so a manager of an existing
+// stack runs it, and checks the passphrase, in the background while the
+// caller loads its program and state; the first Encrypt or Decrypt waits
+// for it, and a command that touches no secret never does.
 type PassphraseManager struct {
 	crypter    func() (*crypter, error) // the key, derived once
 	passphrase string

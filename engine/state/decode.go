@@ -44,7 +44,7 @@ func (d *Decoder) Deployment(dep *DeploymentV3) (*deploy.Snapshot, error) {
 		}
 		snap.PendingOperations = append(snap.PendingOperations, op)
 	}
-	seeds, err := decodeSeeds(dep.Metadata.Seeds, values)
+	seeds, err := decodeSeeds(dep.Metadata.Seeds, values, dep.SecretsProviders)
 	if err != nil {
 		return nil, err
 	}

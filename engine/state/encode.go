@@ -73,7 +73,7 @@ func (e *Encoder) Deployment(snap *deploy.Snapshot) (*DeploymentV3, int, []strin
 		features.addResource(&sop.Resource)
 		d.PendingOperations = append(d.PendingOperations, sop)
 	}
-	seeds, err := encodeSeeds(snap.Seeds, values)
+	seeds, err := encodeSeeds(snap.Seeds, values, e.opts.Secrets)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -62,7 +62,7 @@ func (e *Encoder) JournalEntry(je deploy.JournalEntry) (*JournalEntryV1, error) 
 		}
 	}
 	if je.Seeds != nil {
-		if out.Seeds, err = encodeSeeds(*je.Seeds, e.values()); err != nil {
+		if out.Seeds, err = encodeSeeds(*je.Seeds, e.values(), e.opts.Secrets); err != nil {
 			return nil, err
 		}
 	}
@@ -100,7 +100,7 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (depl
 		out.Operation = &op
 	}
 	if je.Seeds != nil {
-		seeds, err := decodeSeeds(je.Seeds, d.values(sp))
+		seeds, err := decodeSeeds(je.Seeds, d.values(sp), sp)
 		if err != nil {
 			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
 		}

@@ -68,8 +68,13 @@ func TestSeedsRoundTrip(t *testing.T) {
 		t.Errorf("seeds read without a secrets manager = %+v, want generation 7 and no key", got)
 	}
 
-	// The key is decrypted when first asked for, not when the state is read.
-	got, _ = seedsRoundTrip(t, testEncoder(false), state.NewDecoder(lockedOut{}), seeds)
+	// The key is decrypted when first asked for, not when the state is read,
+	// and written back as it was stored while it is not opened.
+	got, stored := seedsRoundTrip(t, testEncoder(false), state.NewDecoder(lockedOut{}), seeds)
+	again, rewritten := seedsRoundTrip(t, testEncoder(false), state.NewDecoder(b64Manager{}), got)
+	if rewritten != stored || !bytes.Equal(key(t, again), seeds.Key) {
+		t.Errorf("an unopened key written back:\n%s\nwant as stored:\n%s", rewritten, stored)
+	}
 	if _, err := got.Bytes(); got.Generation != 7 || err == nil || !strings.Contains(err.Error(), "locked out") {
 		t.Errorf("seeds read with a manager that cannot decrypt = %+v, %v; want generation 7 and its error on opening the key", got, err)
 	}
