@@ -36,9 +36,7 @@ func (e *ProcessError) Is(target error) bool { return target == provider.ErrOutc
 // and explains its error.
 func (p *Plugin) call(ctx context.Context, op string, timeout time.Duration, do func(context.Context) error) error {
 	if op != "Handshake" && op != "GetPluginInfo" && op != "GetSchema" {
-		p.mu.Lock()
-		p.used = true
-		p.mu.Unlock()
+		p.used.Store(true)
 	}
 	limit := p.opts.deadline(timeout)
 	cctx, cancel := context.WithTimeout(ctx, limit)

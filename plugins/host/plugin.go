@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
@@ -32,7 +33,7 @@ type Plugin struct {
 	unknownConfig bool
 	// used is set by the first call that may change the plugin: one only
 	// asked about itself (a schema) can serve another Load.
-	used bool
+	used atomic.Bool
 }
 
 var _ provider.Provider = (*Plugin)(nil)
@@ -110,12 +111,4 @@ func (p *Plugin) Close() error {
 		return nil
 	}
 	return p.proc.Close()
-}
-
-// reusable reports whether the plugin has only answered questions about
-// itself (Handshake, GetPluginInfo, GetSchema).
-func (p *Plugin) reusable() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return !p.used
 }

@@ -149,7 +149,7 @@ func (r *Resolver) track(p *Plugin, key string) {
 	p.release = func(p *Plugin) bool {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if !r.closed && r.idle[key] == nil && p.reusable() {
+		if !r.closed && r.idle[key] == nil && !p.used.Load() {
 			r.idle[key] = p
 			return true
 		}

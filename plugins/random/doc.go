@@ -14,9 +14,10 @@
 // Values are drawn in Create, as pulumi-random does, but not from the
 // operating system's generator: Check records the engine's 32-byte random
 // seed among the checked inputs, under the internal key "__seed" (a secret
-// for the types with secret outputs), and Create keys a ChaCha8 stream with that seed and the other inputs. The
-// engine checks a new resource with the same seed in a preview and in the
-// update that follows, so the preview shows the values the update creates;
+// for the types with secret outputs), and Create keys a ChaCha8 stream with
+// that seed and the other inputs. The engine checks a new resource with the
+// same seed in a preview and in the update that follows, so the preview
+// shows the values the update creates;
 // a replacement is checked without old inputs and with another seed, so it
 // draws new values. A resource that already exists keeps the seed it was
 // created with. "__seed" is never an output and never part of a diff.

@@ -74,6 +74,9 @@ func (b *bench) main(p plan) error {
 	if b.latency, err = filepath.Abs(b.latency); err != nil {
 		return err
 	}
+	if _, err := os.Stat(b.latency); err != nil && len(p.parallel) > 0 {
+		return fmt.Errorf("the latency provider: %w (go build -o bin/pulumi-resource-latency ./bench/latency)", err)
+	}
 	if b.work, err = os.MkdirTemp("", "cairnbench-"); err != nil {
 		return err
 	}

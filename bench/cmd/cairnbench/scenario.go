@@ -27,8 +27,6 @@ type row struct {
 	variant  string // "in-process", "gRPC plugin" or "plugin binary"
 	parallel int    // --parallel, 0 for cairn's default
 	latency  time.Duration
-	// na, when set, says why the row was not measured.
-	na string
 }
 
 // result is the median of each phase over the runs, and what persistence

@@ -25,13 +25,6 @@ func (r row) label() string {
 // N × latency / parallelism, and how far from it they are.
 func (b *bench) line(r row) (string, error) {
 	cells := []string{r.label()}
-	if r.na != "" {
-		cells = append(cells, r.na+" |")
-		for range numPhases {
-			cells = append(cells, "– |")
-		}
-		return strings.Join(cells, " "), nil
-	}
 	res, err := b.measure(r)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", r.label(), err)

@@ -41,10 +41,15 @@ func newGroupWriter(f *os.File) *groupWriter {
 func (w *groupWriter) Append(line []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	batch, err := w.queue(line)
-	if err != nil {
-		return err
+	if w.err != nil {
+		return w.err
 	}
+	if w.closed {
+		return errWriterClosed
+	}
+	w.queued = append(w.queued, line...)
+	w.signal()
+	batch := w.next
 	for w.done < batch && w.err == nil {
 		w.durable.Wait()
 	}
@@ -52,19 +57,6 @@ func (w *groupWriter) Append(line []byte) error {
 		return nil
 	}
 	return w.err
-}
-
-// queue adds line to the next batch, whose number it returns; w.mu is held.
-func (w *groupWriter) queue(line []byte) (uint64, error) {
-	if w.err != nil {
-		return 0, w.err
-	}
-	if w.closed {
-		return 0, errWriterClosed
-	}
-	w.queued = append(w.queued, line...)
-	w.signal()
-	return w.next, nil
 }
 
 // signal wakes the writer goroutine, if it is not already due to run.
