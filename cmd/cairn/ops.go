@@ -16,6 +16,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
+	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
@@ -177,7 +179,8 @@ func (r *operation) prepare() error {
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
 		// A new stack's random seeds derive from this key; the preview
 		// `up` shows first uses the same one, so it shows the same values.
-		SeedKey: make([]byte, 32),
+		SeedKey:     make([]byte, 32),
+		OpenSeedKey: state.NewDecoder(r.secrets).SeedKey,
 	}
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
@@ -246,7 +249,7 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 }
 
 // engine runs the operation's engine entry point with a display.
-func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *deploy.Snapshot, journal deploy.Journal) (*deploy.Result, error) {
+func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *snapshot.Snapshot, journal snapshot.Journal) (*deploy.Result, error) {
 	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
 		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
 	if dry {
@@ -348,10 +351,10 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 		return err
 	}
 	res, runErr := r.engine(ctx, kind, false, op.Base(), op.Journal())
-	var snap *deploy.Snapshot
+	var snap *snapshot.Snapshot
 	sum := backend.Summary{Err: runErr}
 	if res != nil {
-		snap, sum.Changes = res.Snapshot, res.Changes
+		snap, sum.Changes = res.Snapshot, res.ResourceChanges()
 	}
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))

@@ -14,9 +14,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/engine/workspace"
 )
@@ -460,7 +460,7 @@ func stackGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	write := map[string]func(io.Writer, *deploy.Snapshot) error{"dot": display.WriteDOT, "mermaid": display.WriteMermaid}[c.String("format")]
+	write := map[string]func(io.Writer, *snapshot.Snapshot) error{"dot": display.WriteDOT, "mermaid": display.WriteMermaid}[c.String("format")]
 	if write == nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("--format %q: use dot or mermaid", c.String("format"))}
 	}

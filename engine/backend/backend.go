@@ -3,9 +3,9 @@ package backend
 import (
 	"context"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -42,7 +42,7 @@ type Backend interface {
 	// Snapshot returns the stack's state, with the journal of an operation
 	// that did not finish replayed over it: its completed steps kept, its
 	// interrupted ones as pending operations. It changes nothing.
-	Snapshot(ctx context.Context, ref StackRef, sm secrets.Manager) (*deploy.Snapshot, error)
+	Snapshot(ctx context.Context, ref StackRef, sm secrets.Manager) (*snapshot.Snapshot, error)
 	// Outputs returns the outputs of the stack's root resource (type
 	// pulumi:pulumi:Stack), for `stack output` and stack references; nil
 	// when the stack has no root resource.
@@ -76,15 +76,15 @@ type Lock interface {
 type Operation interface {
 	// Base is the state the operation starts from. Pass it to the engine:
 	// the journal names its resources by their index in it.
-	Base() *deploy.Snapshot
+	Base() *snapshot.Snapshot
 	// Journal is where the engine appends the operation's entries
 	// (deploy.Options.Journal). Append returns once its entry is durable.
-	Journal() deploy.Journal
+	Journal() snapshot.Journal
 	// Finish ends the operation: it writes snap as the stack's state (nil
 	// means the journal replayed over Base, for when the engine returned no
 	// snapshot), keeps a backup of the previous state, removes the journal
 	// and records the operation in the stack's history.
-	Finish(ctx context.Context, snap *deploy.Snapshot, sum Summary) error
+	Finish(ctx context.Context, snap *snapshot.Snapshot, sum Summary) error
 }
 
 // OperationInfo describes an operation as it begins.
@@ -98,8 +98,8 @@ type OperationInfo struct {
 
 // Summary says how an operation ended.
 type Summary struct {
-	Err     error             // nil when the operation succeeded
-	Changes map[deploy.Op]int // steps by kind, as deploy.Result.Changes
+	Err     error          // nil when the operation succeeded
+	Changes map[string]int // steps by kind, as deploy.Result.ResourceChanges
 }
 
 // ExportOptions say how a stack's state is exported.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Options configure one deployment.
@@ -17,8 +18,8 @@ type Options struct {
 	Config map[string]resource.Value
 
 	Host    provider.Host
-	Program Program // not used by refresh and destroy
-	Journal Journal // nil keeps the state in memory only
+	Program Program          // not used by refresh and destroy
+	Journal snapshot.Journal // nil keeps the state in memory only
 	Events  func(Event)
 
 	// ServeMonitor serves a monitor over gRPC, for the providers of remote
@@ -51,6 +52,10 @@ type Options struct {
 	// none (a new stack); nil makes a random one. Giving a preview and the
 	// update after it the same key makes them agree on generated values.
 	SeedKey []byte
+	// OpenSeedKey decrypts the base snapshot's sealed seed key, when a seed
+	// is first derived; nil (no key) when it cannot be for want of a secrets
+	// manager.
+	OpenSeedKey func(*snapshot.SealedKey) ([]byte, error)
 
 	// PreviewOnly refreshes (or destroys) without changing anything; it is
 	// DryRun for operations that do not run a program.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // goal is a registration resolved against its parent and providers: the
@@ -397,7 +398,7 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 	if d.opts.DryRun {
 		return nil
 	}
-	return d.journal.append(JournalEntry{Kind: EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
+	return d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
 }
 
 // resolveProvider finds the provider for an invoke or read: the explicit

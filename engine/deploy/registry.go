@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Provider resources carry two engine-internal inputs: the package version and
@@ -48,7 +49,7 @@ type instance struct {
 	unknown   bool // configured with unknown values (preview)
 }
 
-func newRegistry(host provider.Host, base *Snapshot, preview bool) *registry {
+func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {
 	r := &registry{host: host, preview: preview, byRef: map[string]*instance{},
 		checked: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
 	if base != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // step is one action on one resource.
@@ -115,7 +116,7 @@ func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.Sta
 	}
 	d.acquire()
 	if !d.opts.DryRun {
-		err = d.journal.append(JournalEntry{Kind: EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
+		err = d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
 	}
 	if err != nil {
 		d.release()
@@ -125,7 +126,7 @@ func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.Sta
 }
 
 // end journals the step's outcome (in memory only, during a preview).
-func (d *deployment) end(e JournalEntry) error { return d.journal.append(e) }
+func (d *deployment) end(e snapshot.JournalEntry) error { return d.journal.append(e) }
 
 func (d *deployment) baseIdx(s *resource.State) *int {
 	if s == nil {
@@ -176,7 +177,7 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 	}
 	s.new = n
 	id := d.journal.newOperationID()
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	return stepResult{state: n, opID: id, stables: s.stables}, nil
@@ -221,7 +222,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	default:
 		n.Outputs = resource.Map{}
 	}
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n}
 	if s.markOldDelete {
 		e.MarkDeleteOld = d.baseIdx(s.old)
 		d.mu.Lock()
@@ -247,7 +248,7 @@ func (d *deployment) failed_(id int64, err error) error {
 	if errors.Is(err, provider.ErrOutcomeUnknown) {
 		return err
 	}
-	if jerr := d.end(JournalEntry{Kind: EntryFailure, OperationID: id}); jerr != nil {
+	if jerr := d.end(snapshot.JournalEntry{Kind: snapshot.EntryFailure, OperationID: id}); jerr != nil {
 		return errors.Join(err, jerr)
 	}
 	return err
@@ -290,7 +291,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 	default:
 		n.Outputs = s.old.Outputs
 	}
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	if initErr != nil {
@@ -313,7 +314,7 @@ func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 			return d.failed_(id, err)
 		}
 	}
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id}
 	if s.pendingReplace {
 		e.PendingReplacementOld = d.baseIdx(o)
 	} else {
@@ -343,7 +344,7 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 	} else {
 		n.Created = now()
 	}
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	return stepResult{state: n, opID: id}, nil
@@ -404,7 +405,7 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
 	}
 	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
 	if err := d.end(e); err != nil {
 		return stepResult{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -33,7 +34,7 @@ func up(t *testing.T, b backend.Backend, ref backend.StackRef, p *effects, n int
 }
 
 // names lists a snapshot's resources as "name=id".
-func names(snap *deploy.Snapshot) string {
+func names(snap *snapshot.Snapshot) string {
 	var out []string
 	for _, r := range snap.Resources {
 		out = append(out, r.URN.Name()+"="+string(r.ID))
@@ -186,7 +187,7 @@ func interrupt(t *testing.T, b backend.Backend, ref backend.StackRef, p *effects
 	defer lock.Release()
 	res := engineUpdate(t, ref, op, deploy.Options{Host: p.host(), Program: wideProgram(n, plainProps, nil)})
 	if finish {
-		if err := op.Finish(context.Background(), nil, backend.Summary{Changes: res.Changes}); err != nil {
+		if err := op.Finish(context.Background(), nil, backend.Summary{Changes: res.ResourceChanges()}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -17,7 +17,7 @@ type operation struct {
 	lock    *stackLock
 	info    backend.OperationInfo
 	started time.Time
-	base    *deploy.Snapshot
+	base    *snapshot.Snapshot
 	journal *journal
 
 	mu       sync.Mutex
@@ -54,13 +54,13 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 }
 
 // Base implements backend.Operation.
-func (o *operation) Base() *deploy.Snapshot { return o.base }
+func (o *operation) Base() *snapshot.Snapshot { return o.base }
 
 // Journal implements backend.Operation.
-func (o *operation) Journal() deploy.Journal { return o.journal }
+func (o *operation) Journal() snapshot.Journal { return o.journal }
 
 // Finish implements backend.Operation.
-func (o *operation) Finish(ctx context.Context, snap *deploy.Snapshot, sum backend.Summary) error {
+func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum backend.Summary) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.finished {
@@ -95,7 +95,7 @@ func (o *operation) Finish(ctx context.Context, snap *deploy.Snapshot, sum backe
 	}
 	for op, n := range sum.Changes {
 		if n > 0 {
-			rec.ResourceChanges[string(op)] = n
+			rec.ResourceChanges[op] = n
 		}
 	}
 	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {

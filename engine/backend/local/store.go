@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -78,12 +78,12 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 
 // snapshot decodes the stored state, with its journal, if any, replayed
 // over it.
-func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
+func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	chk, err := state.ParseCheckpoint(s.data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the state of stack %s (%s): %w", s.ref, s.path, err)
 	}
-	snap := &deploy.Snapshot{}
+	snap := &snapshot.Snapshot{}
 	if chk.Latest != nil {
 		if snap, err = state.NewDecoder(sm).Deployment(chk.Latest); err != nil {
 			return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
@@ -99,7 +99,7 @@ func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
 // recover compacts the journal of an operation that did not finish into the
 // stack's state, with a warning and a history record, and returns the
 // stack's current state and the hash of its file.
-func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, string, error) {
+func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, string, error) {
 	current, err := s.snapshot(sm)
 	if err != nil {
 		return nil, "", err
@@ -128,7 +128,7 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, stri
 // compacted, the previous state file is kept as a backup, the new one
 // replaces it atomically, the journal is removed and the operation is
 // recorded in the history. It returns the hash of the new state file.
-func (b *Backend) commit(ref backend.StackRef, snap *deploy.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
+func (b *Backend) commit(ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
 	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
