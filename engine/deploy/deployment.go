@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -292,14 +291,4 @@ func (d *deployment) warnPending() {
 	}
 	b.WriteString("\nthese resources may exist in the cloud but not in the state, or the other way round; run `cairn refresh` to reconcile them (pending creates need --clear-pending-creates or an import)")
 	d.diag("", SeverityWarning, "%s", b.String())
-}
-
-// sortedURNs returns the keys of a URN set in order.
-func sortedURNs(m map[resource.URN]bool) []resource.URN {
-	out := make([]resource.URN, 0, len(m))
-	for u := range m {
-		out = append(out, u)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }

@@ -39,14 +39,13 @@ type registry struct {
 
 // instance is one loaded provider, configured once.
 type instance struct {
-	prov      provider.Provider
-	version   string
-	once      sync.Once
-	err       error
-	inputs    resource.Map
-	configure sync.Mutex
-	config    provider.ConfigureResponse
-	unknown   bool // configured with unknown values (preview)
+	prov    provider.Provider
+	version string
+	once    sync.Once
+	err     error
+	inputs  resource.Map
+	config  provider.ConfigureResponse
+	unknown bool // configured with unknown values (preview)
 }
 
 func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {
