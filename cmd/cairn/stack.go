@@ -35,7 +35,8 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 			},
 			{
 				Name: "select", Usage: "select the stack that commands operate on", ArgsUsage: "NAME",
-				UsageText: "cairn stack select prod",
+				UsageText: "cairn stack select prod\ncairn stack select --create dev   # create it if it does not exist",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "create", Aliases: []string{"c"}, Usage: "create the stack if it does not exist"}},
 				Action:    stackSelect,
 			},
 			{
@@ -109,21 +110,18 @@ func oneArg(c *cli.Context, what string) (string, error) {
 }
 
 func stackInit(c *cli.Context) error {
-	name, err := oneArg(c, "stack name")
+	s, ref, err := namedStack(c)
 	if err != nil {
 		return err
 	}
-	s, err := newSession(c, true)
-	if err != nil {
-		return err
-	}
-	ref := s.ref(name)
-	if err := ref.Validate(); err != nil {
-		return err
-	}
-	if err := s.backend.CreateStack(c.Context, ref); err != nil {
+	return s.createStack(ref)
+}
+
+// createStack creates the stack and selects it.
+func (s *session) createStack(ref backend.StackRef) error {
+	if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
 		if errors.Is(err, backend.ErrStackExists) {
-			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", name, name)
+			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", ref.Name, ref.Name)
 		}
 		return err
 	}
@@ -135,22 +133,35 @@ func stackInit(c *cli.Context) error {
 }
 
 func stackSelect(c *cli.Context) error {
-	name, err := oneArg(c, "stack name")
+	s, ref, err := namedStack(c)
 	if err != nil {
 		return err
+	}
+	ok, err := s.stackExists(ref)
+	switch {
+	case err != nil:
+		return err
+	case !ok && c.Bool("create"):
+		return s.createStack(ref)
+	case !ok:
+		return notFound(ref)
+	}
+	return workspace.SelectStack(s.home, s.project, ref.Name)
+}
+
+// namedStack opens a session on the project and reads the stack name that
+// is the command's one argument.
+func namedStack(c *cli.Context) (*session, backend.StackRef, error) {
+	name, err := oneArg(c, "stack name")
+	if err != nil {
+		return nil, backend.StackRef{}, err
 	}
 	s, err := newSession(c, true)
 	if err != nil {
-		return err
+		return nil, backend.StackRef{}, err
 	}
-	ref := s.ref(name)
-	if ok, err := s.stackExists(ref); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s`", name, ref.Project, name)
-		}
-		return err
-	}
-	return workspace.SelectStack(s.home, s.project, ref.Name)
+	ref, err := s.parseRef(name)
+	return s, ref, err
 }
 
 func stackLs(c *cli.Context) error {
@@ -213,14 +224,15 @@ func stackRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	name := c.Args().First()
-	if name == "" {
-		if err := s.useStack(false); err != nil {
-			return err
-		}
-		name = s.stack
+	var ref backend.StackRef
+	if name := c.Args().First(); name != "" {
+		ref, err = s.parseRef(name)
+	} else if err = s.useStack(); err == nil {
+		ref = s.ref(s.stack)
 	}
-	ref := s.ref(name)
+	if err != nil {
+		return err
+	}
 	if err := s.confirm(c, fmt.Sprintf("This removes stack %q and its state.", ref.Name)); err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func stackSession(c *cli.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, s.useStack(false)
+	return s, s.useStack()
 }
 
 // findURN returns the index of the live resource with the URN.
