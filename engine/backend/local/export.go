@@ -48,7 +48,10 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 		return fmt.Errorf("reading the deployment to import: %w", err)
 	}
 	for _, r := range snap.Resources {
-		if r.URN.Stack() != ref.Name {
+		if p := r.URN.Project(); p != ref.Project {
+			problems = append(problems, fmt.Sprintf("resource %s belongs to project %q, not %q: the next update of stack %s would delete it",
+				r.URN, p, ref.Project, ref))
+		} else if r.URN.Stack() != ref.Name {
 			problems = append(problems, fmt.Sprintf("resource %s is from stack %q, not %q", r.URN, r.URN.Stack(), ref.Name))
 		}
 	}

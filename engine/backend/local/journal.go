@@ -139,9 +139,14 @@ func markCompacted(path, hash string) error {
 	return err
 }
 
-// removeJournal removes the journal at path, if there is one.
+// removeJournal removes the journal at path, if there is one (a stack
+// that never ran an operation has none, nor a journals directory).
 func removeJournal(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := os.Remove(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
