@@ -32,11 +32,11 @@ type Backend interface {
 
 	// Lock takes the stack's lock for one or more operations. If another
 	// process holds it, Lock fails at once with *LockedError naming the
-	// holder; a lock held by a process of this host that no longer exists is
-	// broken, with a warning.
+	// holder; a lock that no live process holds is broken, with a warning.
 	Lock(ctx context.Context, ref StackRef) (Lock, error)
-	// Unlock breaks the stack's lock whoever holds it (`cairn stack unlock`)
-	// and returns what the lock said, or nil if the stack was not locked.
+	// Unlock breaks the stack's lock (`cairn stack unlock`) and returns what
+	// the lock said, or nil if the stack was not locked. It refuses to break
+	// a lock that it can tell a live process holds.
 	Unlock(ctx context.Context, ref StackRef) (*LockInfo, error)
 
 	// Snapshot returns the stack's state, with the journal of an operation

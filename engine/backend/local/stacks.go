@@ -24,7 +24,7 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
 	if err != nil {
 		return err
 	}
-	err = linkNew(b.layout.stack(ref), data)
+	_, err = linkNew(b.layout.stack(ref), data, false)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
 	}
@@ -100,6 +100,9 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		return err
 	}
 	defer lock.Release()
+	if err := b.checkJournalIdle(ref); err != nil {
+		return err
+	}
 	s, err := b.read(ref)
 	if err != nil && !force {
 		return err

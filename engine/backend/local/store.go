@@ -96,12 +96,25 @@ func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
 	return s.journal.replay(snap, sm)
 }
 
+// checkJournalIdle fails if a live process holds the stack's journal: its
+// operation is running, though its lock file is gone.
+func (b *Backend) checkJournalIdle(ref backend.StackRef) error {
+	if path := b.layout.journal(ref); osLocks && held(path) {
+		return fmt.Errorf("an operation on stack %s is running: a live process holds its journal %s, "+
+			"though the stack's lock file is gone (removed by hand?); wait for that operation to finish", ref, path)
+	}
+	return nil
+}
+
 // recover compacts the journal of an operation that did not finish into the
 // stack's state, with a warning and a history record, and returns the
 // stack's current state and the hash of its file.
 func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, string, error) {
 	current, err := s.snapshot(sm)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := b.checkJournalIdle(s.ref); err != nil {
 		return nil, "", err
 	}
 	if s.doneJournal != "" {
