@@ -115,18 +115,7 @@ func (s *session) parseRef(name string) (backend.StackRef, error) {
 // --stack, else the project's selected stack. Only `cairn stack init` and
 // `cairn stack select --create` create stacks.
 func (s *session) useStack() error {
-	name := global(s.c, "stack")
-	if name == "" {
-		sel, err := workspace.SelectedStack(s.home, s.project)
-		if err != nil {
-			return err
-		}
-		if sel == "" {
-			return errors.New("no stack is selected; run `cairn stack init <name>` or `cairn stack select <name>`, or pass --stack")
-		}
-		name = sel
-	}
-	ref, err := s.parseRef(name)
+	ref, err := s.namedRef()
 	if err != nil {
 		return err
 	}
@@ -139,6 +128,23 @@ func (s *session) useStack() error {
 	}
 	s.stack = ref.Name
 	return nil
+}
+
+// namedRef names the stack the command works on, whether it exists or not:
+// --stack, else the project's selected stack.
+func (s *session) namedRef() (backend.StackRef, error) {
+	name := global(s.c, "stack")
+	if name == "" {
+		sel, err := workspace.SelectedStack(s.home, s.project)
+		if err != nil {
+			return backend.StackRef{}, err
+		}
+		if sel == "" {
+			return backend.StackRef{}, errors.New("no stack is selected; run `cairn stack init <name>` or `cairn stack select <name>`, or pass --stack")
+		}
+		name = sel
+	}
+	return s.parseRef(name)
 }
 
 // notFound says that a stack does not exist and how to create it.

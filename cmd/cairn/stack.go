@@ -65,6 +65,12 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 				Action:    stackUnlock,
 			},
 			{
+				Name: "restore", Usage: "make a backup the stack's state: the newest that can be read, or that of an operation of its history",
+				UsageText: "cairn stack restore\ncairn stack restore --version 3",
+				Flags:     []cli.Flag{&cli.IntFlag{Name: "version", Usage: "restore the state written by operation `N` (see `cairn stack history`)"}},
+				Action:    stackRestore,
+			},
+			{
 				Name: "output", Usage: "show the stack's outputs", ArgsUsage: "[NAME]",
 				UsageText: "cairn stack output\ncairn stack output url\ncairn stack output --json --show-secrets",
 				Flags: []cli.Flag{
@@ -200,6 +206,10 @@ func stackLs(c *cli.Context) error {
 		locked := "no"
 		if st.Lock != nil {
 			locked = fmt.Sprintf("pid %d on %s", st.Lock.Pid, st.Lock.Hostname)
+		}
+		if st.Err != nil {
+			last = "unreadable"
+			s.warn(st.Err.Error())
 		}
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", name, last, st.Resources, locked)
 	}
@@ -343,6 +353,27 @@ func stackUnlock(c *cli.Context) error {
 		fmt.Fprintf(s.stdout, "Stack %q was not locked.\n", s.stack)
 	} else {
 		fmt.Fprintf(s.stdout, "Broke the lock of stack %q held by %s.\n", s.stack, info)
+	}
+	return nil
+}
+
+func stackRestore(c *cli.Context) error {
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	ref, err := s.namedRef()
+	if err != nil {
+		return err
+	}
+	v, err := s.backend.Restore(c.Context, ref, c.Int("version"))
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		fmt.Fprintf(s.stdout, "Restored the last kept state of stack %q.\n", ref.Name)
+	} else {
+		fmt.Fprintf(s.stdout, "Restored the state of stack %q written by operation version %d.\n", ref.Name, v)
 	}
 	return nil
 }

@@ -56,6 +56,13 @@ type Backend interface {
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)
+	// Restore makes a backup the stack's state, under the stack's lock, and
+	// records that in the history: the state written by operation version
+	// (as History numbers them), or for version 0 the newest backup that can
+	// be read. It returns the version restored (0 for a backup kept without
+	// an operation). It works on a stack whose state is missing or cannot
+	// be read, and on a removed stack whose backups were kept.
+	Restore(ctx context.Context, ref StackRef, version int) (int, error)
 }
 
 // Lock is a stack's lock, held until Release.

@@ -71,4 +71,7 @@ type StackSummary struct {
 	Resources int
 	// Lock says who holds the stack's lock, or is nil.
 	Lock *LockInfo
+	// Err says why the stack's state cannot be read; LastUpdate and
+	// Resources are then zero.
+	Err error
 }

@@ -21,8 +21,11 @@ func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend
 	}
 	if s.journal == nil && !opts.ShowSecrets {
 		u, err := state.ExportCheckpoint(s.data)
-		if err != nil || u != nil {
-			return u, err
+		if err != nil {
+			return nil, b.unreadable(ref, s.path, err)
+		}
+		if u != nil {
+			return u, nil
 		}
 	}
 	current, err := s.snapshot(opts.Secrets)
@@ -77,6 +80,10 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 	s, err := b.read(ref)
 	if err == nil {
 		_, _, err = b.recover(s, opts.Secrets)
+	}
+	if err != nil && opts.Force && b.checkJournalIdle(ref) == nil {
+		b.warn("importing anyway (--force) over the current state, which cannot be read: %s", err)
+		err = nil
 	}
 	if err == nil {
 		now := time.Now().Unix()

@@ -49,7 +49,7 @@ type stackLock struct {
 // before it appears and until it is released. A lock file that no live
 // process holds flocked is stale and broken.
 func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock, error) {
-	if _, err := b.statStack(ref); err != nil {
+	if err := b.knownStack(ref); err != nil {
 		return nil, err
 	}
 	info := backend.LockInfo{Pid: os.Getpid(), Username: b.user, Hostname: b.host, Timestamp: time.Now().UTC()}
@@ -95,7 +95,7 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 // stack, Cairn's and Pulumi's, but refuses to break a lock that a live
 // process holds.
 func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.LockInfo, error) {
-	if _, err := b.statStack(ref); err != nil {
+	if err := b.knownStack(ref); err != nil {
 		return nil, err
 	}
 	files, err := lockFiles(b.layout.locks(ref))
