@@ -137,7 +137,7 @@ func operate(c *cli.Context, kind opKind) error {
 	if err != nil {
 		return err
 	}
-	if err := s.useStack(kind == opPreview || kind == opUp); err != nil {
+	if err := s.useStack(); err != nil {
 		return err
 	}
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}

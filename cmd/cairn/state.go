@@ -72,7 +72,7 @@ func stackSession(c *cli.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, s.useStack(false)
+	return s, s.useStack()
 }
 
 func stateDelete(c *cli.Context) error {

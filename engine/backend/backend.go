@@ -32,11 +32,11 @@ type Backend interface {
 
 	// Lock takes the stack's lock for one or more operations. If another
 	// process holds it, Lock fails at once with *LockedError naming the
-	// holder; a lock held by a process of this host that no longer exists is
-	// broken, with a warning.
+	// holder; a lock that no live process holds is broken, with a warning.
 	Lock(ctx context.Context, ref StackRef) (Lock, error)
-	// Unlock breaks the stack's lock whoever holds it (`cairn stack unlock`)
-	// and returns what the lock said, or nil if the stack was not locked.
+	// Unlock breaks the stack's lock (`cairn stack unlock`) and returns what
+	// the lock said, or nil if the stack was not locked. It refuses to break
+	// a lock that it can tell a live process holds.
 	Unlock(ctx context.Context, ref StackRef) (*LockInfo, error)
 
 	// Snapshot returns the stack's state, with the journal of an operation
@@ -56,6 +56,13 @@ type Backend interface {
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)
+	// Restore makes a backup the stack's state, under the stack's lock, and
+	// records that in the history: the state written by operation version
+	// (as History numbers them), or for version 0 the newest backup that can
+	// be read. It returns the version restored (0 for a backup kept without
+	// an operation). It works on a stack whose state is missing or cannot
+	// be read, and on a removed stack whose backups were kept.
+	Restore(ctx context.Context, ref StackRef, version int) (int, error)
 }
 
 // Lock is a stack's lock, held until Release.

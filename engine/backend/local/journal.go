@@ -107,20 +107,25 @@ func (j *journalFile) replay(base *snapshot.Snapshot, sm secrets.Manager) (*snap
 }
 
 // createJournal writes a journal holding only its header (complete or not
-// at all: through a temporary file) and opens it for appending.
-func createJournal(path string, h journalHeader) (*groupWriter, error) {
+// at all: through a temporary file) and opens it for appending. The journal
+// is also returned flocked, from before it appears: close that file once
+// the operation has finished, so that no other process recovers the
+// journal while its operation runs.
+func createJournal(path string, h journalHeader) (*groupWriter, *os.File, error) {
 	line, err := json.Marshal(journalLine{Header: &h})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := writeFileAtomic(path, append(line, '\n')); err != nil {
-		return nil, fmt.Errorf("creating the journal: %w", err)
+	held, err := replaceFile(path, append(line, '\n'), true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the journal: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, fileMode)
 	if err != nil {
-		return nil, err
+		held.Close()
+		return nil, nil, err
 	}
-	return newGroupWriter(f), nil
+	return newGroupWriter(f), held, nil
 }
 
 // markCompacted appends to the journal at path, if there is one, that the
@@ -139,9 +144,14 @@ func markCompacted(path, hash string) error {
 	return err
 }
 
-// removeJournal removes the journal at path, if there is one.
+// removeJournal removes the journal at path, if there is one (a stack
+// that never ran an operation has none, nor a journals directory).
 func removeJournal(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := os.Remove(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))

@@ -45,10 +45,12 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 	if sm := info.Secrets; sm != nil {
 		h.SecretsProviders = &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
 	}
-	w, err := createJournal(l.b.layout.journal(l.ref), h)
+	l.closeJournal()
+	w, held, err := createJournal(l.b.layout.journal(l.ref), h)
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
+	l.journal = held
 	return &operation{lock: l, info: info, started: started, base: base,
 		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w, base: base.Resources}}, nil
 }
@@ -101,6 +103,7 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
 		return err
 	}
+	o.lock.closeJournal()
 	var errs []error
 	if journalErr != nil {
 		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))
