@@ -77,6 +77,8 @@ func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
 }
 
 func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
+	d.learn(s.old)
+	d.learn(s.new)
 	if d.opts.Events == nil {
 		return
 	}
@@ -112,6 +114,11 @@ func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.Sta
 	id, done = d.journal.newOperationID(), func() {}
 	if !s.callsProvider() {
 		return id, done, nil
+	}
+	if !d.opts.DryRun && mutates(typ) {
+		if err := d.secretsVerified(); err != nil {
+			return id, done, err
+		}
 	}
 	d.acquire()
 	if !d.opts.DryRun {
@@ -209,7 +216,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			if resp.ID == "" {
 				return stepResult{}, d.failed_(id, err)
 			}
-			n.InitErrors = initErr.Reasons
+			n.InitErrors = d.maskAll(initErr.Reasons)
 		}
 		n.ID, n.Outputs = resp.ID, resp.Outputs
 		if d.opts.DryRun {
@@ -281,7 +288,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 		}
 		if initErr != nil {
 			resp.Outputs = initErr.Outputs
-			n.InitErrors = initErr.Reasons
+			n.InitErrors = d.maskAll(initErr.Reasons)
 			n.Inputs = s.old.Inputs // what is known to be applied
 		} else {
 			n.InitErrors = nil

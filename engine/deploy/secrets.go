@@ -1,0 +1,53 @@
+package deploy
+
+import (
+	"fmt"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// learn tells Options.Masker the secrets of a resource state.
+func (d *deployment) learn(s *resource.State) {
+	if s != nil {
+		d.learnMaps(s.Inputs, s.Outputs)
+	}
+}
+
+// learnMaps tells Options.Masker the secrets of property maps.
+func (d *deployment) learnMaps(ms ...resource.Map) {
+	if d.opts.Masker == nil {
+		return
+	}
+	for _, m := range ms {
+		m.SecretStrings(d.opts.Masker.Add)
+	}
+}
+
+// maskAll returns texts with the known secrets masked.
+func (d *deployment) maskAll(texts []string) []string {
+	if d.opts.Masker == nil || texts == nil {
+		return texts
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = d.opts.Masker.Mask(t)
+	}
+	return out
+}
+
+// verifySecrets runs Options.VerifySecrets; see secretsVerified.
+func (d *deployment) verifySecrets() error {
+	if d.opts.VerifySecrets == nil {
+		return nil
+	}
+	if err := d.opts.VerifySecrets(); err != nil {
+		return fmt.Errorf("no resource was changed: %w", err)
+	}
+	return nil
+}
+
+// mutates reports whether an operation of a step changes the world, and so
+// must wait until the stack's secrets are verified.
+func mutates(typ resource.OperationType) bool {
+	return typ == resource.OpCreating || typ == resource.OpUpdating || typ == resource.OpDeleting
+}
