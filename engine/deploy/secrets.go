@@ -46,8 +46,8 @@ func (d *deployment) verifySecrets() error {
 	return nil
 }
 
-// mutates reports whether an operation of a step changes the world, and so
-// must wait until the stack's secrets are verified.
+// mutates reports whether an operation of a step changes a resource, and
+// so must wait until the stack's secrets are verified.
 func mutates(typ resource.OperationType) bool {
 	return typ == resource.OpCreating || typ == resource.OpUpdating || typ == resource.OpDeleting
 }

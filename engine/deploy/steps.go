@@ -106,19 +106,20 @@ func (s *step) pendingReplaceOnly() bool {
 	return s.op == OpRemovePendingReplace
 }
 
-// begin takes a worker slot for a step that calls a provider, then journals
-// that its operation is about to start. The caller holds the slot until the
+// begin waits for the stack's secrets to be verified if the step changes
+// something, takes a worker slot for a step that calls a provider, then
+// journals that its operation is about to start. The caller holds the slot until the
 // step has ended and then calls done, so no more operations are pending at
 // once than there are workers.
 func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, done func(), err error) {
 	id, done = d.journal.newOperationID(), func() {}
-	if !s.callsProvider() {
-		return id, done, nil
-	}
 	if !d.opts.DryRun && mutates(typ) {
 		if err := d.secretsVerified(); err != nil {
 			return id, done, err
 		}
+	}
+	if !s.callsProvider() {
+		return id, done, nil
 	}
 	d.acquire()
 	if !d.opts.DryRun {
