@@ -23,16 +23,18 @@ func (d *deployment) learnMaps(ms ...resource.Map) {
 	}
 }
 
-// maskAll returns texts with the known secrets masked.
-func (d *deployment) maskAll(texts []string) []string {
-	if d.opts.Masker == nil || texts == nil {
-		return texts
+// learnOutputs tells Options.Masker the secrets of a state a provider has
+// just returned, and masks them in its initErrors, which the state keeps.
+func (d *deployment) learnOutputs(n *resource.State) {
+	d.learn(n)
+	if d.opts.Masker == nil || n.InitErrors == nil {
+		return
 	}
-	out := make([]string, len(texts))
-	for i, t := range texts {
-		out[i] = d.opts.Masker.Mask(t)
+	masked := make([]string, len(n.InitErrors))
+	for i, e := range n.InitErrors {
+		masked[i] = d.opts.Masker.Mask(e)
 	}
-	return out
+	n.InitErrors = masked
 }
 
 // verifySecrets runs Options.VerifySecrets; see secretsVerified.

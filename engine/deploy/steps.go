@@ -217,7 +217,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			if resp.ID == "" {
 				return stepResult{}, d.failed_(id, err)
 			}
-			n.InitErrors = d.maskAll(initErr.Reasons)
+			n.InitErrors = initErr.Reasons
 		}
 		n.ID, n.Outputs = resp.ID, resp.Outputs
 		if d.opts.DryRun {
@@ -226,6 +226,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
 		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = resource.Map{}
 	}
@@ -289,12 +290,13 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 		}
 		if initErr != nil {
 			resp.Outputs = initErr.Outputs
-			n.InitErrors = d.maskAll(initErr.Reasons)
+			n.InitErrors = initErr.Reasons
 			n.Inputs = s.old.Inputs // what is known to be applied
 		} else {
 			n.InitErrors = nil
 		}
 		n.Outputs = secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = s.old.Outputs
 	}
