@@ -30,7 +30,9 @@ type Masker struct {
 	// byPrefix holds the forms to mask by their first MinMaskedLength
 	// bytes, longest first.
 	byPrefix map[[MinMaskedLength]byte][]string
-	seen     map[string]bool
+	// first marks the bytes a form begins with, to skip the others fast.
+	first [256]bool
+	seen  map[string]bool
 }
 
 // NewMasker returns a masker of the plaintexts.
@@ -107,6 +109,7 @@ func forms(plaintext string) []string {
 // longest secret at a position wins.
 func (m *Masker) addForm(f string) {
 	k := prefix(f)
+	m.first[f[0]] = true
 	bucket := m.byPrefix[k]
 	for _, g := range bucket {
 		if g == f {
@@ -143,6 +146,9 @@ func (m *Masker) Mask(text string) string {
 	copied := 0 // text[:copied] is in b
 	end := -1   // the end of the masked span being extended, or -1
 	for i := 0; i+MinMaskedLength <= len(text); i++ {
+		if !m.first[text[i]] {
+			continue
+		}
 		n := m.longestAt(text[i:])
 		if n == 0 || (end >= 0 && i+n <= end) {
 			continue
