@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -128,11 +129,14 @@ type operation struct {
 	opts    deploy.Options
 	host    *host.Resolver
 	relay   diagRelay
+	// masker learns every secret of the run and masks it in what the
+	// operation prints (unless --show-secrets) and records.
+	masker *secrets.Masker
 	// heldLock is released by a second Ctrl-C before exiting.
 	heldLock backend.Lock
 }
 
-func operate(c *cli.Context, kind opKind) error {
+func operate(c *cli.Context, kind opKind) (err error) {
 	s, err := newSession(c, true)
 	if err != nil {
 		return err
@@ -140,8 +144,12 @@ func operate(c *cli.Context, kind opKind) error {
 	if err := s.useStack(); err != nil {
 		return err
 	}
-	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}
+	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack), masker: secrets.NewMasker()}
 	defer r.close()
+	if !r.showSecrets() {
+		s.stderr = r.masker.Writer(s.stderr)
+		defer func() { err = r.masked(err) }()
+	}
 	if err := r.prepare(); err != nil {
 		if de := (*eval.DiagnosticsError)(nil); errors.As(err, &de) {
 			return r.failure(kind, err)
@@ -169,6 +177,7 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
+	resource.Map(values).SecretStrings(r.masker.Add)
 	r.host = r.s.providerHost(r.secrets, &r.relay)
 	r.opts = deploy.Options{
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
@@ -176,6 +185,7 @@ func (r *operation) prepare() error {
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
+		Masker:              r.masker,
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
 		// A new stack's random seeds derive from this key; the preview
 		// `up` shows first uses the same one, so it shows the same values.
@@ -184,6 +194,9 @@ func (r *operation) prepare() error {
 	}
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
+	}
+	if pm, ok := r.secrets.(*secrets.PassphraseManager); ok {
+		r.opts.VerifySecrets = pm.Check
 	}
 	if pairs := r.c.StringSlice("import-pending-creates"); len(pairs) > 0 {
 		if len(pairs)%2 != 0 {
@@ -200,6 +213,25 @@ func (r *operation) prepare() error {
 		}
 	}
 	return nil
+}
+
+// showSecrets reports whether --show-secrets was given.
+func (r *operation) showSecrets() bool { return r.c.Bool("show-secrets") }
+
+// masked returns err with the run's secrets masked in its message.
+func (r *operation) masked(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := r.masker.Mask(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	code := 1
+	if ee := (*exitError)(nil); errors.As(err, &ee) {
+		code = ee.code
+	}
+	return &exitError{code: code, msg: msg}
 }
 
 // close stops the plugins the operation started.
@@ -243,7 +275,7 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 	jsonOut, markdown := r.c.Bool("json"), r.c.Bool("markdown")
 	return display.New(display.Options{
 		Out: r.s.stdout, Interactive: r.s.interactive() && !jsonOut && !markdown, Color: color,
-		ShowDiffs: r.c.Bool("diff"), ShowSames: r.c.Bool("show-sames"), ShowSecrets: r.c.Bool("show-secrets"),
+		ShowDiffs: r.c.Bool("diff"), ShowSames: r.c.Bool("show-sames"), ShowSecrets: r.showSecrets(), Masker: r.masker,
 		JSON: jsonOut, Markdown: markdown, Operation: op, Stack: r.s.stack, Project: r.s.project.Name,
 	}), nil
 }
@@ -346,7 +378,7 @@ func (r *operation) apply(ctx context.Context) error {
 func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind) error {
 	bk := map[opKind]backend.OperationKind{opUp: backend.KindUpdate, opRefresh: backend.KindRefresh,
 		opDestroy: backend.KindDestroy, opImport: backend.KindImport}[kind]
-	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: bk, Message: r.c.String("message"), Secrets: r.secrets})
+	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: bk, Message: r.c.String("message"), Secrets: r.secrets, Masker: r.masker})
 	if err != nil {
 		return err
 	}
@@ -372,8 +404,10 @@ func (r *operation) failure(kind opKind, err error) error {
 	var de *eval.DiagnosticsError
 	if errors.As(err, &de) && len(de.Diags) > 0 {
 		color, _ := r.s.color()
-		w := hclDiagnosticWriter(r.s.stderr, de, color)
-		_ = w.WriteDiagnostics(de.Diags)
+		// Written at once, so that the masking writer sees each secret whole.
+		var b strings.Builder
+		_ = hclDiagnosticWriter(&b, de, color).WriteDiagnostics(de.Diags)
+		fmt.Fprint(r.s.stderr, b.String())
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}
 	if se := (*deploy.StepError)(nil); errors.As(err, &se) {

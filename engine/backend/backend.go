@@ -101,6 +101,9 @@ type OperationInfo struct {
 	// Secrets encrypts the operation's secrets in its journal and in the
 	// state Finish writes.
 	Secrets secrets.Manager
+	// Masker masks the secrets it knows in what the history keeps of the
+	// operation (its message and error); nil keeps them as they are.
+	Masker *secrets.Masker
 }
 
 // Summary says how an operation ended.

@@ -34,6 +34,8 @@ type deployment struct {
 	seedMu    sync.Mutex
 	seedState snapshot.Seeds // zero until the first seed is derived
 
+	secretsVerified func() error // Options.VerifySecrets, once
+
 	serveMu   sync.Mutex // the monitor served for components
 	served    bool
 	serveAddr string
@@ -155,6 +157,14 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		if !r.Delete {
 			d.olds[r.URN] = r
 		}
+	}
+	d.secretsVerified = sync.OnceValue(d.verifySecrets)
+	d.learnMaps(resource.Map(opts.Config))
+	for _, r := range base.Resources {
+		d.learn(r)
+	}
+	for _, op := range base.PendingOperations {
+		d.learn(op.Resource)
 	}
 	opts.emit(PreludeEvent{Preview: opts.DryRun, Config: opts.Config})
 	return d, nil

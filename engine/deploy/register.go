@@ -37,6 +37,7 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	if strings.Contains(req.Name, "::") {
 		return nil, fmt.Errorf("resource name %q must not contain \"::\"", req.Name)
 	}
+	d.learnMaps(req.Properties)
 	if req.Remote && !req.Custom {
 		return d.construct(ctx, &req)
 	}
@@ -383,6 +384,7 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 	d.mu.Lock()
 	rec := d.records[urn]
 	d.mu.Unlock()
+	d.learnMaps(outputs)
 	if rec == nil {
 		return fmt.Errorf("cannot register outputs of %s: it is not registered in this deployment", urn)
 	}
@@ -423,6 +425,7 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 	if d.opts.DryRun && d.reg.unconfigured(ref) {
 		return &InvokeResponse{Unknown: true}, nil
 	}
+	d.learnMaps(req.Args)
 	d.acquire()
 	resp, err := p.Invoke(context.WithoutCancel(ctx), provider.InvokeRequest{Token: req.Token, Args: req.Args.Resolve(), Preview: d.opts.DryRun})
 	d.release()
@@ -432,6 +435,7 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 	if len(resp.Failures) > 0 {
 		return nil, fmt.Errorf("invoke %s: %s", req.Token, failureText(resp.Failures))
 	}
+	d.learnMaps(resp.Return)
 	return &InvokeResponse{Return: resp.Return}, nil
 }
 
@@ -445,6 +449,7 @@ func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, 
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", req.Token, err)
 	}
+	d.learnMaps(req.Args)
 	resp, err := p.Call(context.WithoutCancel(ctx), provider.CallRequest{
 		Token: req.Token, Args: req.Args.Resolve(), ArgDependencies: req.ArgDependencies,
 		Project: d.opts.Project, Stack: d.opts.Stack, Config: env.config, ConfigSecretKeys: env.secretKeys,
@@ -456,6 +461,7 @@ func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, 
 	if len(resp.Failures) > 0 {
 		return nil, fmt.Errorf("call %s: %s", req.Token, failureText(resp.Failures))
 	}
+	d.learnMaps(resp.Return)
 	return &CallResponse{Return: resp.Return, ReturnDependencies: resp.ReturnDependencies}, nil
 }
 

@@ -78,6 +78,8 @@ func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
 }
 
 func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
+	d.learn(s.old)
+	d.learn(s.new)
 	if d.opts.Events == nil {
 		return
 	}
@@ -105,12 +107,18 @@ func (s *step) pendingReplaceOnly() bool {
 	return s.op == OpRemovePendingReplace
 }
 
-// begin takes a worker slot for a step that calls a provider, then journals
-// that its operation is about to start. The caller holds the slot until the
+// begin waits for the stack's secrets to be verified if the step changes
+// something, takes a worker slot for a step that calls a provider, then
+// journals that its operation is about to start. The caller holds the slot until the
 // step has ended and then calls done, so no more operations are pending at
 // once than there are workers.
 func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, done func(), err error) {
 	id, done = d.journal.newOperationID(), func() {}
+	if !d.opts.DryRun && mutates(typ) {
+		if err := d.secretsVerified(); err != nil {
+			return id, done, err
+		}
+	}
 	if !s.callsProvider() {
 		return id, done, nil
 	}
@@ -219,6 +227,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
 		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = resource.Map{}
 	}
@@ -288,6 +297,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			n.InitErrors = nil
 		}
 		n.Outputs = secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = s.old.Outputs
 	}

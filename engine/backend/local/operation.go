@@ -41,7 +41,7 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, err
 	}
 	started := time.Now()
-	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Message, Started: started, Base: hash}
+	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Masker.Mask(info.Message), Started: started, Base: hash}
 	if sm := info.Secrets; sm != nil {
 		h.SecretsProviders = &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
 	}
@@ -90,10 +90,11 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 			return err
 		}
 	}
-	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: o.info.Message, StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
+	mask := o.info.Masker.Mask
+	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: mask(o.info.Message), StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
 		Result: backend.ResultSucceeded, ResourceChanges: map[string]int{}}
 	if sum.Err != nil {
-		rec.Result, rec.Error = backend.ResultFailed, sum.Err.Error()
+		rec.Result, rec.Error = backend.ResultFailed, mask(sum.Err.Error())
 	}
 	for op, n := range sum.Changes {
 		if n > 0 {
