@@ -45,7 +45,12 @@ func (e *exitError) Error() string { return e.msg }
 // run runs the CLI and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	var unknown string
+	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
 	err := app.Run(interspersed(app, args))
+	if err == nil && unknown != "" {
+		err = &exitError{code: 2, msg: fmt.Sprintf("unknown command %q; run `cairn --help` for the list", unknown)}
+	}
 	if err == nil {
 		return 0
 	}
@@ -103,10 +108,6 @@ Environment:
 		ExitErrHandler:       func(*cli.Context, error) {}, // run reports errors
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return &exitError{code: 2, msg: fmt.Sprintf("%v (see `cairn %s --help`)", err, c.Command.FullName())}
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "error: unknown command %q; run `cairn --help` for the list\n", name)
-			os.Exit(2)
 		},
 	}
 }

@@ -61,6 +61,38 @@ func TestUpOnATerminal(t *testing.T) {
 	}
 }
 
+// TestDumbTerminalHasNoColour runs `cairn preview` on a pseudo-terminal
+// whose TERM is "dumb": --color auto must not colour it.
+func TestDumbTerminalHasNoColour(t *testing.T) {
+	bin, err := exec.LookPath("cairn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	program := "name: site\nruntime: yaml\nresources:\n  a:\n    type: command:local:Command\n    properties:\n      create: echo a\n"
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "preview", "--stack", "dev", "--non-interactive")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAIRN_HOME="+filepath.Join(dir, ".cairn"), "CAIRN_CONFIG_PASSPHRASE=x", "NO_COLOR=", "TERM=dumb")
+	f, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	_, _ = io.Copy(&raw, f)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("cairn preview: %v\n%s", err, raw.String())
+	}
+	if !strings.Contains(raw.String(), "command:local:Command") {
+		t.Fatalf("preview output lacks the resource:\n%s", raw.String())
+	}
+	if sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`); sgr.MatchString(raw.String()) {
+		t.Errorf("colour codes on a dumb terminal:\n%q", raw.String())
+	}
+}
+
 var escape = regexp.MustCompile(`^\x1b\[([0-9;?]*)([A-Za-z])`)
 
 // screen replays terminal output onto a screen of lines: printable text,

@@ -16,8 +16,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of the CLI sce
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cairn":                  func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
-		"pulumi-resource-random": func() { os.Exit(run(shim(os.Args), os.Stdin, os.Stdout, os.Stderr)) },
+		"cairn":                  main,
+		"pulumi-resource-random": main,
 	})
 }
 

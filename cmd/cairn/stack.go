@@ -457,16 +457,10 @@ func stackExport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
 	if f := c.String("file"); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+		return writeFile(f, func(w io.Writer) error { return writeJSON(w, dep) })
 	}
-	return writeJSON(out, dep)
+	return writeJSON(s.stdout, dep)
 }
 
 func stackImport(c *cli.Context) error {
@@ -515,14 +509,22 @@ func stackGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
 	if f := c.Args().First(); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+		return writeFile(f, func(w io.Writer) error { return write(w, snap) })
 	}
-	return write(out, snap)
+	return write(s.stdout, snap)
+}
+
+// writeFile creates the file at path and fills it with write, reporting the
+// error of writing or, failing that, of closing the file.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
