@@ -2,8 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -60,14 +62,74 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cpExampleCmd copies a folder of examples/ into the scenario: "cpexample
-// NAME DIR". Scenarios run the examples as a newcomer would.
+// NAME DIR". Scenarios run the examples as a newcomer would, with the files
+// of the repository only: what a developer's own runs left there (stack
+// configuration salted for another passphrase, outputs) is not copied.
 func cpExampleCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: cpexample NAME DIR")
 	}
 	src, err := filepath.Abs(filepath.Join("..", "..", "examples", args[0]))
 	ts.Check(err)
-	ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(src)))
+	ts.Check(copyTracked(ts.MkAbs(args[1]), src))
+}
+
+// copyTracked copies the files of src that git tracks into dst.
+func copyTracked(dst, src string) error {
+	out, err := exec.Command("git", "-C", src, "ls-files", "-z", "--", ".").Output()
+	if err != nil {
+		return fmt.Errorf("listing the tracked files of %s: %w", src, err)
+	}
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if name == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, name)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCopyTrackedLeavesOutUntrackedFiles checks that scenarios see an
+// example as the repository has it, not with a developer's stack files.
+func TestCopyTrackedLeavesOutUntrackedFiles(t *testing.T) {
+	src := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", src}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	for name, text := range map[string]string{"Pulumi.yaml": "name: site\n", "sub/main.hcl": "# tracked\n", "Pulumi.dev.yaml": "encryptionsalt: x\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "Pulumi.yaml", "sub/main.hcl")
+	dst := t.TempDir()
+	if err := copyTracked(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Pulumi.yaml", "sub/main.hcl"} {
+		if _, err := os.Stat(filepath.Join(dst, name)); err != nil {
+			t.Errorf("tracked %s not copied: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "Pulumi.dev.yaml")); !os.IsNotExist(err) {
+		t.Errorf("untracked Pulumi.dev.yaml copied (stat: %v)", err)
+	}
 }
 
 // grepAllCmd looks for fixed strings in every file under some paths:
