@@ -212,12 +212,13 @@ type harness struct {
 	persist *memJournal
 	// configure adjusts each new provider instance of a package.
 	configure map[string]func(*fakeProvider)
-	versions  map[string][]string // package → available versions (default: "1.0.0")
+	versions  map[string][]string          // package → available versions (default: "1.0.0")
+	mappings  map[string]map[string]string // package → envVarMappings it was last loaded with
 }
 
 func newHarness(t *testing.T) *harness {
 	return &harness{t: t, log: &callLog{}, ids: &int64Counter{}, loads: map[string]int{},
-		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, persist: &memJournal{}}
+		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, mappings: map[string]map[string]string{}, persist: &memJournal{}}
 }
 
 // provider scripts every instance of a package.
@@ -245,6 +246,14 @@ func (h *harness) Load(_ context.Context, pkg, version string) (provider.Provide
 		c(p)
 	}
 	return p, nil
+}
+
+// LoadWithEnv implements provider.EnvHost: it records the mappings.
+func (h *harness) LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (provider.Provider, error) {
+	h.mu.Lock()
+	h.mappings[pkg] = mappings
+	h.mu.Unlock()
+	return h.Load(ctx, pkg, version)
 }
 
 func (h *harness) options(prog func(context.Context, RunInfo) error) Options {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,7 +59,7 @@ type Resolver struct {
 	closed bool
 }
 
-var _ provider.Host = (*Resolver)(nil)
+var _ provider.EnvHost = (*Resolver)(nil)
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
@@ -67,14 +68,34 @@ func NewResolver(opts ResolverOptions) *Resolver {
 
 // Load implements provider.Host.
 func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Provider, error) {
+	return r.load(ctx, pkg, version, nil)
+}
+
+// LoadWithEnv implements provider.EnvHost: the provider runs as a plugin
+// process, Cairn's own providers too, with the variables of mappings
+// renamed in its environment.
+func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (provider.Provider, error) {
+	env := make([]string, 0, len(mappings))
+	for from, to := range mappings {
+		if v, ok := os.LookupEnv(from); ok {
+			env = append(env, to+"="+v)
+		}
+	}
+	slices.Sort(env)
+	return r.load(ctx, pkg, version, env)
+}
+
+// load loads the provider of pkg at version; a non-nil env (added to the
+// plugin's environment) makes it a process of its own.
+func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) (provider.Provider, error) {
 	res, ok := r.resolve(pkg, version)
 	if !ok {
 		return nil, &provider.NotFoundError{Pkg: pkg, Version: version}
 	}
-	if res.Source == SourceBuiltin && !res.Isolated {
+	if res.Source == SourceBuiltin && !res.Isolated && env == nil {
 		return res.factory.New(ctx)
 	}
-	key := pkg + "@" + version
+	key := pkg + "@" + version + "\x00" + strings.Join(env, "\x00")
 	if p := r.takeIdle(key); p != nil {
 		return p, nil
 	}
@@ -82,6 +103,7 @@ func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Prov
 	if err != nil {
 		return nil, err
 	}
+	o.Env = env
 	var p *Plugin
 	if res.Source == SourceBuiltin {
 		var inst provider.Provider
