@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -35,6 +36,7 @@ func TestScripts(t *testing.T) {
 			"replace":   replaceCmd,
 			"cpexample": cpExampleCmd,
 			"grepall":   grepAllCmd,
+			"waitfile":  waitFileCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -59,6 +61,30 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(path)
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, re.ReplaceAll(data, []byte(args[2])), 0o644))
+}
+
+// waitFileCmd waits until a file exists and its contents match a regular
+// expression (default: anything): "waitfile FILE [REGEXP]". Scenarios use it
+// to wait for a background command to be ready; it gives up after a minute.
+func waitFileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile FILE [REGEXP]")
+	}
+	re := regexp.MustCompile("")
+	if len(args) == 2 {
+		var err error
+		re, err = regexp.Compile(args[1])
+		ts.Check(err)
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && re.Match(data) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear (or match %q) within a minute", args[0], re)
+		}
+	}
 }
 
 // cpExampleCmd copies a folder of examples/ into the scenario: "cpexample
