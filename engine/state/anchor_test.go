@@ -1,7 +1,9 @@
 package state_test
 
 import (
+	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -9,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
+
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
-	"github.com/cairn-iac/cairn/engine/secrets/anchortest"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -19,11 +22,19 @@ const anchorPassphrase = "correct horse battery staple"
 
 // anchorExport reads testdata/pulumi-export.json, a deployment as
 // `pulumi stack export` prints it, with its passphrase salt and ciphertexts
-// made here by the anchor's documented algorithm.
-func anchorExport(t *testing.T) (*state.UntypedDeployment, *anchortest.Key, string) {
+// made here by the Pulumi SDK's passphrase crypter.
+func anchorExport(t *testing.T) (*state.UntypedDeployment, config.Crypter, string) {
 	t.Helper()
-	key := anchortest.NewKey(anchorPassphrase, []byte("8bytes!!"))
-	salt := key.EncryptionSalt([]byte("nonce-000001"))
+	rawSalt := []byte("8bytes!!")
+	crypter := config.NewSymmetricCrypterFromPassphrase(anchorPassphrase, rawSalt)
+	encrypt := func(plaintext string) string {
+		ciphertext, err := crypter.EncryptValue(context.Background(), plaintext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ciphertext
+	}
+	salt := "v1:" + base64.StdEncoding.EncodeToString(rawSalt) + ":" + encrypt("pulumi")
 	template, err := os.ReadFile(filepath.Join("testdata", "pulumi-export.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,14 +42,14 @@ func anchorExport(t *testing.T) (*state.UntypedDeployment, *anchortest.Key, stri
 	text := strings.NewReplacer(
 		"{{SALT}}", salt,
 		// A secret's ciphertext seals the JSON text of its value.
-		"{{SECRET_PASSWORD}}", key.Seal([]byte("nonce-000002"), `"Xy7!pw"`),
-		"{{SECRET_DB}}", key.Seal([]byte("nonce-000003"), `"db-hunter2"`),
+		"{{SECRET_PASSWORD}}", encrypt(`"Xy7!pw"`),
+		"{{SECRET_DB}}", encrypt(`"db-hunter2"`),
 	).Replace(string(template))
 	var u state.UntypedDeployment
 	if err := json.Unmarshal([]byte(text), &u); err != nil {
 		t.Fatal(err)
 	}
-	return &u, key, salt
+	return &u, crypter, salt
 }
 
 func TestImportAnchorExport(t *testing.T) {
@@ -119,9 +130,9 @@ var anchorResourceKeys = strings.Fields(`urn custom delete id type inputs output
 
 // checkAnchorReadable checks an export against what the anchor's import
 // needs: a version it reads, a manifest whose magic is the SHA-256 of its
-// version, only the anchor's resource fields, and secrets its passphrase
-// algorithm opens to JSON text.
-func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, key *anchortest.Key, salt string) {
+// version, only the anchor's resource fields, and secrets Pulumi's
+// passphrase crypter opens to JSON text.
+func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, crypter config.Crypter, salt string) {
 	t.Helper()
 	if u.Version != 3 || u.Features != nil {
 		t.Errorf("version %d with features %v, want 3 and none", u.Version, u.Features)
@@ -162,9 +173,9 @@ func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, key *anchorte
 		}
 		walkSecrets(r, func(ciphertext string) {
 			secretsSeen++
-			plain, err := key.Open(ciphertext)
+			plain, err := crypter.DecryptValue(context.Background(), ciphertext)
 			if err != nil || !json.Valid([]byte(plain)) {
-				t.Errorf("the anchor's algorithm cannot open %q: %q, %v", ciphertext, plain, err)
+				t.Errorf("Pulumi's passphrase crypter cannot open %q: %q, %v", ciphertext, plain, err)
 			}
 		})
 	}
