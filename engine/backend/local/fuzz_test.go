@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -24,7 +24,7 @@ func FuzzJournalReplay(f *testing.F) {
 	root := &resource.State{URN: resource.NewURN("dev", "proj", "", resource.RootStackType, "proj-dev"), Type: resource.RootStackType}
 	thing := &resource.State{URN: resource.NewURN("dev", "proj", "", "kv:index:Item", "a"), Type: "kv:index:Item", Custom: true,
 		ID: "a", Parent: root.URN, Inputs: resource.Map{"pw": resource.MakeSecret(resource.String("x"))}}
-	base := &deploy.Snapshot{Resources: []*resource.State{root, thing}}
+	base := &snapshot.Snapshot{Resources: []*resource.State{root, thing}}
 	if err := base.VerifyIntegrity(); err != nil {
 		f.Fatal(err)
 	}
@@ -34,12 +34,12 @@ func FuzzJournalReplay(f *testing.F) {
 	zero, one := 0, 1
 	lines := []journalLine{{Header: &journalHeader{Version: journalVersion, Kind: backend.KindUpdate,
 		Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), SecretsProviders: &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}}}}
-	for _, e := range []deploy.JournalEntry{
-		{Kind: deploy.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: created, Type: resource.OpCreating}},
-		{Kind: deploy.EntrySuccess, Sequence: 2, OperationID: 1, State: created},
-		{Kind: deploy.EntryBegin, Sequence: 3, OperationID: 2, Operation: &resource.Operation{Resource: thing, Type: resource.OpUpdating}},
-		{Kind: deploy.EntrySuccess, Sequence: 4, OperationID: 2, State: thing, RemoveOld: &one},
-		{Kind: deploy.EntryRefresh, Sequence: 5, OperationID: 3, RemoveOld: &zero},
+	for _, e := range []snapshot.JournalEntry{
+		{Kind: snapshot.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: created, Type: resource.OpCreating}},
+		{Kind: snapshot.EntrySuccess, Sequence: 2, OperationID: 1, State: created},
+		{Kind: snapshot.EntryBegin, Sequence: 3, OperationID: 2, Operation: &resource.Operation{Resource: thing, Type: resource.OpUpdating}},
+		{Kind: snapshot.EntrySuccess, Sequence: 4, OperationID: 2, State: thing, RemoveOld: &one},
+		{Kind: snapshot.EntryRefresh, Sequence: 5, OperationID: 3, RemoveOld: &zero},
 	} {
 		je, err := enc.JournalEntry(e)
 		if err != nil {
