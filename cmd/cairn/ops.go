@@ -167,7 +167,9 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
-	r.host = r.s.providerHost(r.secrets, &r.relay)
+	if r.host, err = r.s.providerHost(r.secrets, &r.relay); err != nil {
+		return err
+	}
 	r.opts = deploy.Options{
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
