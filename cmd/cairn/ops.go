@@ -46,6 +46,7 @@ var (
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
 	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
+	emptyFlag    = &cli.BoolFlag{Name: "allow-empty", Usage: "let a program that declares no resources delete every resource of the stack (cairn destroy is the usual way)"}
 )
 
 func previewCommand() *cli.Command {
@@ -55,7 +56,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -69,7 +70,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -174,7 +175,7 @@ func (r *operation) prepare() error {
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
-		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
+		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
 		// A new stack's random seeds derive from this key; the preview

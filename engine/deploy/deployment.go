@@ -264,6 +264,9 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	if d.isCancelled() || d.keepUnregistered || (failures > 0 && !d.opts.ContinueOnError) {
 		return nil
 	}
+	if err := d.refuseEmpty(); err != nil {
+		return err
+	}
 	return d.runDeletes(ctx, d.deletesAfterProgram())
 }
 

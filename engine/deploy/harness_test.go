@@ -461,4 +461,7 @@ func urnOf(name string) resource.URN {
 
 func boolp(b bool) *bool { return &b }
 
+// allowEmpty lets an empty program delete everything.
+func allowEmpty(o *Options) { o.AllowEmpty = true }
+
 var errFake = errors.New("scripted failure")

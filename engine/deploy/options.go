@@ -46,6 +46,10 @@ type Options struct {
 	ContinueOnError bool
 	// ExpectNoChanges makes any change an error.
 	ExpectNoChanges bool
+	// AllowEmpty lets an update whose program declares no resources delete
+	// every resource of the stack; without it such an update is refused
+	// before anything is deleted.
+	AllowEmpty bool
 
 	// SeedKey is the key random seeds derive from when the base snapshot has
 	// none (a new stack); nil makes a random one. Giving a preview and the
