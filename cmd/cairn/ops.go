@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -209,30 +210,55 @@ func (r *operation) close() {
 	}
 }
 
-// signals cancels the context on the first Ctrl-C (in-flight steps finish and
-// are recorded; providers are told to stop) and exits on the second.
+// signals handles Ctrl-C (and SIGTERM). The first cancels the context: the
+// engine starts nothing new, and the operations in flight finish and are
+// recorded. The second tells the providers to stop those operations, which
+// are then recorded as pending. If they have not stopped within stopGrace, or
+// at a third, Cairn exits at once: the journal keeps them pending.
 func (r *operation) signals() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(r.c.Context)
-	ch := make(chan os.Signal, 2)
+	terminate := make(chan struct{})
+	r.opts.Terminate = terminate
+	ch := make(chan os.Signal, 3)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		n := 0
-		for range ch {
-			n++
-			if n == 1 {
-				fmt.Fprintln(r.s.stderr, "\nCancelling: in-flight operations will finish and be recorded; press Ctrl-C again to stop at once.")
+		var grace <-chan time.Time
+		for {
+			select {
+			case _, ok := <-ch:
+				if !ok {
+					return
+				}
+				n++
+			case <-grace:
+				n = 3
+				fmt.Fprintf(r.s.stderr, "The operations in flight did not stop within %s.\n", stopGrace)
+			}
+			switch n {
+			case 1:
 				cancel(errors.New("interrupted"))
-				continue
+				fmt.Fprintln(r.s.stderr, "\nInterrupted: nothing new will start, and the operations in flight will finish and be recorded. "+
+					"Press Ctrl-C again to stop them (they are then recorded as pending).")
+			case 2:
+				close(terminate)
+				fmt.Fprintln(r.s.stderr, "Stopping the operations in flight; they are recorded as pending. Press Ctrl-C again to exit at once.")
+				grace = time.After(stopGrace)
+			default:
+				fmt.Fprintln(r.s.stderr, "Exiting at once: the operations in flight stay pending in the stack's journal.")
+				if l := r.heldLock; l != nil {
+					_ = l.Release()
+				}
+				os.Exit(130)
 			}
-			fmt.Fprintln(r.s.stderr, "Stopping at once: interrupted operations are recorded as pending.")
-			if l := r.heldLock; l != nil {
-				_ = l.Release()
-			}
-			os.Exit(130)
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel(nil) }
+	return ctx, func() { signal.Stop(ch); close(ch); cancel(nil) }
 }
+
+// stopGrace is how long the operations in flight have to stop after a
+// second Ctrl-C.
+const stopGrace = 10 * time.Second
 
 // newDisplay makes the display of one engine run.
 func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {

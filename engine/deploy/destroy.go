@@ -16,7 +16,7 @@ func Destroy(ctx context.Context, opts Options, base *Snapshot) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return d.finish(d.destroy(ctx))
+	return d.do(ctx, d.destroy)
 }
 
 func (d *deployment) destroy(ctx context.Context) error {

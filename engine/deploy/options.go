@@ -35,6 +35,13 @@ type Options struct {
 	// DryRun previews: providers are asked what would happen and nothing changes.
 	DryRun bool
 
+	// Terminate, once closed, cancels the provider operations in flight: the
+	// providers are signalled to stop them, and those that fail are left
+	// pending, since what they did is not known. Cancelling the context an
+	// operation runs with only stops it from starting anything new: the
+	// operations in flight finish and are recorded.
+	Terminate <-chan struct{}
+
 	Targets           []string // URN globs; empty means everything
 	TargetDependents  bool
 	Excludes          []string // URN globs
