@@ -36,6 +36,25 @@ func TestStartTimeoutKillsTheProcessGroup(t *testing.T) {
 	waitFor(t, func() bool { return !running(pid) })
 }
 
+// A plugin runs in a process group of its own, so that a Ctrl-C at the
+// terminal, sent to Cairn's group, reaches Cairn alone: Cairn decides when
+// the operations in flight stop.
+func TestPluginHasItsOwnProcessGroup(t *testing.T) {
+	p, err := Start(context.Background(), Spec{Name: "pulumi-resource-test", Path: script(t, "echo 40125\nexec sleep 30\n"),
+		Log: slog.New(slog.DiscardHandler), StopTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pgid, err := syscall.Getpgid(p.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pgid != p.Pid() || pgid == syscall.Getpgrp() {
+		t.Errorf("the plugin's process group is %d (the plugin is %d, Cairn's group %d)", pgid, p.Pid(), syscall.Getpgrp())
+	}
+}
+
 // running reports whether a process runs: it exists and is not a zombie
 // waiting for its new parent to reap it.
 func running(pid int) bool {
