@@ -25,9 +25,10 @@ bench: build
 	$(GO) run ./bench/cmd/cairnbench $(BENCHFLAGS)
 
 # demo runs the main job: an up of the quickstart example on the local
-# backend in .cairn/, then shows the stack's outputs. Run it again to see a
-# no-change update.
+# backend in .cairn/ (creating its stack dev the first time), then shows the
+# stack's outputs. Run it again to see a no-change update.
 DEMO_ENV = CAIRN_HOME=$(CURDIR)/.cairn CAIRN_CONFIG_PASSPHRASE=demo
 demo: build
+	cd examples/quickstart-yaml && $(DEMO_ENV) ../../bin/cairn stack select --create dev
 	cd examples/quickstart-yaml && $(DEMO_ENV) ../../bin/cairn up --stack dev --yes
 	cd examples/quickstart-yaml && $(DEMO_ENV) ../../bin/cairn stack output --stack dev

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -261,9 +260,9 @@ func (o *optionReader) aliases(e hcl.Expression) []deploy.Alias {
 	var out []deploy.Alias
 	for it := v.ElementIterator(); it.Next(); {
 		_, el := it.Element()
-		a, err := alias(el)
-		if err != nil {
-			o.fail(e, err.Error())
+		a, problem := alias(el)
+		if problem != "" {
+			o.fail(e, problem)
 			return nil
 		}
 		out = append(out, a)
@@ -271,18 +270,19 @@ func (o *optionReader) aliases(e hcl.Expression) []deploy.Alias {
 	return out
 }
 
-func alias(v cty.Value) (deploy.Alias, error) {
+// alias reads one alias: a URN or an object of its parts; problem, when
+// not empty, says what is wrong with it, as a diagnostic's detail.
+func alias(v cty.Value) (a deploy.Alias, problem string) {
 	if v.Type() == cty.String {
 		urn, err := resource.ParseURN(v.AsString())
 		if err != nil {
-			return deploy.Alias{}, fmt.Errorf("An alias must be a URN or an object: %v.", err)
+			return deploy.Alias{}, fmt.Sprintf("An alias must be a URN or an object: %v.", err)
 		}
-		return deploy.Alias{URN: urn}, nil
+		return deploy.Alias{URN: urn}, ""
 	}
 	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
-		return deploy.Alias{}, fmt.Errorf("An alias must be a URN or an object of name, type, parent, noParent, stack, project and urn; this is a %s.", v.Type().FriendlyName())
+		return deploy.Alias{}, fmt.Sprintf("An alias must be a URN or an object of name, type, parent, noParent, stack, project and urn; this is a %s.", v.Type().FriendlyName())
 	}
-	var a deploy.Alias
 	for it := v.ElementIterator(); it.Next(); {
 		k, el := it.Element()
 		if el.IsNull() {
@@ -297,7 +297,7 @@ func alias(v cty.Value) (deploy.Alias, error) {
 		}
 		if key == "noParent" {
 			if el.Type() != cty.Bool {
-				return a, errors.New("The alias field noParent must be true or false.")
+				return a, "The alias field noParent must be true or false."
 			}
 			a.NoParent = el.True()
 			continue
@@ -305,15 +305,15 @@ func alias(v cty.Value) (deploy.Alias, error) {
 		field := map[string]*string{"name": &a.Name, "type": &a.Type, "stack": &a.Stack, "project": &a.Project,
 			"urn": (*string)(&a.URN), "parent": (*string)(&a.Parent), "parentUrn": (*string)(&a.Parent)}[key]
 		if field == nil {
-			return a, fmt.Errorf("An alias has no field %s; its fields are name, type, parent, noParent, stack, project and urn.%s",
+			return a, fmt.Sprintf("An alias has no field %s; its fields are name, type, parent, noParent, stack, project and urn.%s",
 				key, DidYouMean(key, []string{"name", "type", "parent", "noParent", "stack", "project", "urn"}))
 		}
 		if el.Type() != cty.String {
-			return a, fmt.Errorf("The alias field %s must be a string; it is a %s.", key, el.Type().FriendlyName())
+			return a, fmt.Sprintf("The alias field %s must be a string; it is a %s.", key, el.Type().FriendlyName())
 		}
 		*field = el.AsString()
 	}
-	return a, nil
+	return a, ""
 }
 
 // timeouts reads {create, update, delete, read}: durations such as "5m",

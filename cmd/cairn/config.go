@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+	"github.com/cairn-iac/cairn/lang/yaml"
 )
 
 func configCommand() *cli.Command {
@@ -27,7 +31,7 @@ provider (aws:region). Secret values are encrypted with the stack's passphrase.`
 			{
 				Name: "set", Usage: "set a configuration value", ArgsUsage: "KEY VALUE",
 				UsageText: "cairn config set region us-east-1\ncairn config set aws:region eu-west-1\ncairn config set token abc --secret",
-				Flags:     []cli.Flag{&cli.BoolFlag{Name: "secret", Usage: "encrypt the value"}, pathFlag},
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "secret", Usage: "encrypt the value (a key the program declares secret always is)"}, pathFlag},
 				Action:    configSet,
 			},
 			{
@@ -82,18 +86,57 @@ func configSet(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	typed, secret := c.Args().Get(0), c.Bool("secret")
+	if !secret {
+		if at := s.declaredSecret(key.Name); at != "" {
+			secret = true
+			fmt.Fprintf(s.stderr, "%s is declared secret at %s, so its value is stored encrypted\n", typed, at)
+		} else if workspace.LooksLikeCredential(key) {
+			s.warn(fmt.Sprintf("%s looks like a credential but is stored in plaintext in %s; "+
+				"to encrypt it, set it again with --secret: cairn config set %s <value> --secret",
+				typed, filepath.Base(cfg.Path), typed))
+		}
+	}
 	var crypter workspace.Crypter
-	if c.Bool("secret") {
+	if secret {
 		sm, err := s.secrets(cfg)
 		if err != nil {
 			return err
 		}
 		crypter = sm
 	}
-	if err := cfg.Set(key, c.Args().Get(1), c.Bool("secret"), crypter); err != nil {
+	if err := cfg.Set(key, c.Args().Get(1), secret, crypter); err != nil {
 		return err
 	}
 	return cfg.Save()
+}
+
+// declaredSecret returns where the project's program declares the
+// configuration key secret (a Pulumi YAML config entry with secret: true,
+// an HCL variable with sensitive = true) as file:line:column, or "". A
+// program that does not load declares nothing.
+func (s *session) declaredSecret(key string) string {
+	var prog *eval.Program
+	switch s.project.Runtime {
+	case "yaml":
+		prog, _ = yaml.Load(s.project.Dir, yaml.Options{})
+	case "hcl":
+		prog, _ = langhcl.Load(s.project.Dir, langhcl.Options{Project: s.project.Name})
+	}
+	if prog == nil || prog.Root == nil {
+		return ""
+	}
+	for _, n := range prog.Root.Nodes {
+		if c, ok := n.(*eval.Config); ok && c.Secret && c.FullKey(s.project.Name) == key {
+			r := c.NameRange
+			file, err := filepath.Rel(s.project.Dir, r.Filename)
+			if err != nil {
+				file = r.Filename
+			}
+			return fmt.Sprintf("%s:%d:%d", file, r.Start.Line, r.Start.Column)
+		}
+	}
+	return ""
 }
 
 func configGet(c *cli.Context) error {

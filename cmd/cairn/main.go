@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -159,7 +160,8 @@ func versionCommand() *cli.Command {
 
 // interspersed moves the flags that follow a command's positional arguments
 // before them ("config set KEY VALUE --secret"), which urfave/cli does not
-// accept on its own. Arguments after "--" are left alone.
+// accept on its own. Arguments after "--", and negative numbers ("-1"), are
+// positional, wherever "--" is.
 func interspersed(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -171,6 +173,9 @@ func interspersed(app *cli.App, args []string) []string {
 	// Walk the command path, keeping any flags given along the way.
 	for i < len(args) {
 		a := args[i]
+		if a == "--" || isNumber(a) {
+			break
+		}
 		if strings.HasPrefix(a, "-") {
 			out = append(out, a)
 			if takesValue(flags, a) && i+1 < len(args) {
@@ -198,9 +203,9 @@ func interspersed(app *cli.App, args []string) []string {
 		a := args[i]
 		switch {
 		case a == "--":
-			positional = append(positional, args[i:]...)
+			positional = append(positional, args[i+1:]...)
 			i = len(args)
-		case strings.HasPrefix(a, "-") && a != "-":
+		case strings.HasPrefix(a, "-") && a != "-" && !isNumber(a):
 			out = append(out, a)
 			if takesValue(flags, a) && i+1 < len(args) {
 				out = append(out, args[i+1])
@@ -210,7 +215,15 @@ func interspersed(app *cli.App, args []string) []string {
 			positional = append(positional, a)
 		}
 	}
-	return append(out, positional...)
+	// "--" ends the flags, so that "-1" or "--x" after it stays an argument.
+	return append(append(out, "--"), positional...)
+}
+
+// isNumber reports whether an argument is a number, such as "-1" or "-0.5",
+// rather than a flag.
+func isNumber(arg string) bool {
+	_, err := strconv.ParseFloat(arg, 64)
+	return err == nil
 }
 
 // takesValue reports whether the flag token names a flag that takes a value

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
+	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
@@ -128,20 +131,27 @@ type operation struct {
 	opts    deploy.Options
 	host    *host.Resolver
 	relay   diagRelay
+	// masker learns every secret of the run and masks it in what the
+	// operation prints (unless --show-secrets) and records.
+	masker *secrets.Masker
 	// heldLock is released by a second Ctrl-C before exiting.
 	heldLock backend.Lock
 }
 
-func operate(c *cli.Context, kind opKind) error {
+func operate(c *cli.Context, kind opKind) (err error) {
 	s, err := newSession(c, true)
 	if err != nil {
 		return err
 	}
-	if err := s.useStack(kind == opPreview || kind == opUp); err != nil {
+	if err := s.useStack(); err != nil {
 		return err
 	}
-	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack)}
+	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack), masker: secrets.NewMasker()}
 	defer r.close()
+	if !r.showSecrets() {
+		s.stderr = r.masker.Writer(s.stderr)
+		defer func() { err = r.masked(err) }()
+	}
 	if err := r.prepare(); err != nil {
 		if de := (*eval.DiagnosticsError)(nil); errors.As(err, &de) {
 			return r.failure(kind, err)
@@ -169,6 +179,7 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
+	resource.Map(values).SecretStrings(r.masker.Add)
 	if r.host, err = r.s.providerHost(r.secrets, &r.relay); err != nil {
 		return err
 	}
@@ -178,13 +189,18 @@ func (r *operation) prepare() error {
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
+		Masker:              r.masker,
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
 		// A new stack's random seeds derive from this key; the preview
 		// `up` shows first uses the same one, so it shows the same values.
-		SeedKey: make([]byte, 32),
+		SeedKey:     make([]byte, 32),
+		OpenSeedKey: state.NewDecoder(r.secrets).SeedKey,
 	}
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
+	}
+	if pm, ok := r.secrets.(*secrets.PassphraseManager); ok {
+		r.opts.VerifySecrets = pm.Check
 	}
 	if pairs := r.c.StringSlice("import-pending-creates"); len(pairs) > 0 {
 		if len(pairs)%2 != 0 {
@@ -201,6 +217,25 @@ func (r *operation) prepare() error {
 		}
 	}
 	return nil
+}
+
+// showSecrets reports whether --show-secrets was given.
+func (r *operation) showSecrets() bool { return r.c.Bool("show-secrets") }
+
+// masked returns err with the run's secrets masked in its message.
+func (r *operation) masked(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := r.masker.Mask(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	code := 1
+	if ee := (*exitError)(nil); errors.As(err, &ee) {
+		code = ee.code
+	}
+	return &exitError{code: code, msg: msg}
 }
 
 // close stops the plugins the operation started.
@@ -269,13 +304,13 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 	jsonOut, markdown := r.c.Bool("json"), r.c.Bool("markdown")
 	return display.New(display.Options{
 		Out: r.s.stdout, Interactive: r.s.interactive() && !jsonOut && !markdown, Color: color,
-		ShowDiffs: r.c.Bool("diff"), ShowSames: r.c.Bool("show-sames"), ShowSecrets: r.c.Bool("show-secrets"),
+		ShowDiffs: r.c.Bool("diff"), ShowSames: r.c.Bool("show-sames"), ShowSecrets: r.showSecrets(), Masker: r.masker,
 		JSON: jsonOut, Markdown: markdown, Operation: op, Stack: r.s.stack, Project: r.s.project.Name,
 	}), nil
 }
 
 // engine runs the operation's engine entry point with a display.
-func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *deploy.Snapshot, journal deploy.Journal) (*deploy.Result, error) {
+func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *snapshot.Snapshot, journal snapshot.Journal) (*deploy.Result, error) {
 	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
 		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
 	if dry {
@@ -372,15 +407,15 @@ func (r *operation) apply(ctx context.Context) error {
 func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind) error {
 	bk := map[opKind]backend.OperationKind{opUp: backend.KindUpdate, opRefresh: backend.KindRefresh,
 		opDestroy: backend.KindDestroy, opImport: backend.KindImport}[kind]
-	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: bk, Message: r.c.String("message"), Secrets: r.secrets})
+	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: bk, Message: r.c.String("message"), Secrets: r.secrets, Masker: r.masker})
 	if err != nil {
 		return err
 	}
 	res, runErr := r.engine(ctx, kind, false, op.Base(), op.Journal())
-	var snap *deploy.Snapshot
+	var snap *snapshot.Snapshot
 	sum := backend.Summary{Err: runErr}
 	if res != nil {
-		snap, sum.Changes = res.Snapshot, res.Changes
+		snap, sum.Changes = res.Snapshot, res.ResourceChanges()
 	}
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))
@@ -398,8 +433,10 @@ func (r *operation) failure(kind opKind, err error) error {
 	var de *eval.DiagnosticsError
 	if errors.As(err, &de) && len(de.Diags) > 0 {
 		color, _ := r.s.color()
-		w := hclDiagnosticWriter(r.s.stderr, de, color)
-		_ = w.WriteDiagnostics(de.Diags)
+		// Written at once, so that the masking writer sees each secret whole.
+		var b strings.Builder
+		_ = hclDiagnosticWriter(&b, de, color).WriteDiagnostics(de.Diags)
+		fmt.Fprint(r.s.stderr, b.String())
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}
 	if se := (*deploy.StepError)(nil); errors.As(err, &se) {

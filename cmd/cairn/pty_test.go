@@ -30,9 +30,14 @@ func TestUpOnATerminal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	env := append(os.Environ(), "CAIRN_HOME="+filepath.Join(dir, ".cairn"), "CAIRN_CONFIG_PASSPHRASE=x", "NO_COLOR=1", "TERM=xterm")
+	initStack := exec.Command(bin, "stack", "init", "dev")
+	initStack.Dir, initStack.Env = dir, env
+	if out, err := initStack.CombinedOutput(); err != nil {
+		t.Fatalf("cairn stack init: %v\n%s", err, out)
+	}
 	cmd := exec.Command(bin, "up", "--stack", "dev", "--yes")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CAIRN_HOME="+filepath.Join(dir, ".cairn"), "CAIRN_CONFIG_PASSPHRASE=x", "NO_COLOR=1", "TERM=xterm")
+	cmd.Dir, cmd.Env = dir, env
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatal(err)

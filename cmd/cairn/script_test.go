@@ -2,9 +2,11 @@ package main
 
 import (
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,6 +32,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"replace":   replaceCmd,
 			"cpexample": cpExampleCmd,
+			"grepall":   grepAllCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -65,4 +68,46 @@ func cpExampleCmd(ts *testscript.TestScript, neg bool, args []string) {
 	src, err := filepath.Abs(filepath.Join("..", "..", "examples", args[0]))
 	ts.Check(err)
 	ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(src)))
+}
+
+// grepAllCmd looks for fixed strings in every file under some paths:
+// "grepall LIST PATH...", where each line of the file LIST is a string. It
+// fails unless each string occurs in some file; negated, if any string
+// occurs in any file. Scenarios use it to sweep the disk for secrets.
+func grepAllCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: grepall LIST PATH...")
+	}
+	var wants []string
+	for _, l := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if l != "" {
+			wants = append(wants, l)
+		}
+	}
+	found := map[string][]string{}
+	for _, root := range args[1:] {
+		ts.Check(filepath.WalkDir(ts.MkAbs(root), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, w := range wants {
+				if strings.Contains(string(data), w) {
+					found[w] = append(found[w], path)
+				}
+			}
+			return nil
+		}))
+	}
+	for _, w := range wants {
+		switch {
+		case neg && len(found[w]) > 0:
+			ts.Fatalf("%q found in %s", w, strings.Join(found[w], ", "))
+		case !neg && len(found[w]) == 0:
+			ts.Fatalf("%q found nowhere", w)
+		}
+	}
 }

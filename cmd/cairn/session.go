@@ -101,28 +101,22 @@ func (s *session) color() (bool, error) {
 	}
 }
 
-// ref names a stack of the session's project.
+// ref names a stack of the session's project, by its resolved name.
 func (s *session) ref(stack string) backend.StackRef {
-	return backend.StackRef{Project: s.project.Name, Name: workspace.StackFileName(stack)}
+	return backend.StackRef{Project: s.project.Name, Name: stack}
 }
 
-// useStack resolves the stack the command works on: --stack, else the
-// project's selected stack. With create, a stack that does not exist is
-// created (and said so); otherwise it must exist.
-func (s *session) useStack(create bool) error {
-	name := global(s.c, "stack")
-	if name == "" {
-		sel, err := workspace.SelectedStack(s.home, s.project)
-		if err != nil {
-			return err
-		}
-		if sel == "" {
-			return errors.New("no stack is selected; run `cairn stack init <name>` or `cairn stack select <name>`, or pass --stack")
-		}
-		name = sel
-	}
-	ref := s.ref(name)
-	if err := ref.Validate(); err != nil {
+// parseRef reads a stack name given by the user: "dev" or "org/project/dev".
+func (s *session) parseRef(name string) (backend.StackRef, error) {
+	return backend.ParseStackRef(s.project.Name, name)
+}
+
+// useStack resolves the stack the command works on, which must exist:
+// --stack, else the project's selected stack. Only `cairn stack init` and
+// `cairn stack select --create` create stacks.
+func (s *session) useStack() error {
+	ref, err := s.namedRef()
+	if err != nil {
 		return err
 	}
 	exists, err := s.stackExists(ref)
@@ -130,21 +124,33 @@ func (s *session) useStack(create bool) error {
 		return err
 	}
 	if !exists {
-		if !create || global(s.c, "stack") == "" {
-			return fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s`", ref.Name, ref.Project, ref.Name)
-		}
-		if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
-			return err
-		}
-		fmt.Fprintf(s.stderr, "Created stack %q\n", ref.Name)
-		if sel, _ := workspace.SelectedStack(s.home, s.project); sel == "" {
-			if err := workspace.SelectStack(s.home, s.project, ref.Name); err != nil {
-				return err
-			}
-		}
+		return notFound(ref)
 	}
 	s.stack = ref.Name
 	return nil
+}
+
+// namedRef names the stack the command works on, whether it exists or not:
+// --stack, else the project's selected stack.
+func (s *session) namedRef() (backend.StackRef, error) {
+	name := global(s.c, "stack")
+	if name == "" {
+		sel, err := workspace.SelectedStack(s.home, s.project)
+		if err != nil {
+			return backend.StackRef{}, err
+		}
+		if sel == "" {
+			return backend.StackRef{}, errors.New("no stack is selected; run `cairn stack init <name>` or `cairn stack select <name>`, or pass --stack")
+		}
+		name = sel
+	}
+	return s.parseRef(name)
+}
+
+// notFound says that a stack does not exist and how to create it.
+func notFound(ref backend.StackRef) error {
+	return fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s` (or `cairn stack select --create %s`)",
+		ref.Name, ref.Project, ref.Name, ref.Name)
 }
 
 func (s *session) stackExists(ref backend.StackRef) (bool, error) {

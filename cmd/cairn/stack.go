@@ -14,9 +14,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/engine/workspace"
 )
@@ -35,7 +35,8 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 			},
 			{
 				Name: "select", Usage: "select the stack that commands operate on", ArgsUsage: "NAME",
-				UsageText: "cairn stack select prod",
+				UsageText: "cairn stack select prod\ncairn stack select --create dev   # create it if it does not exist",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "create", Aliases: []string{"c"}, Usage: "create the stack if it does not exist"}},
 				Action:    stackSelect,
 			},
 			{
@@ -62,6 +63,12 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 				Name: "unlock", Usage: "break the stack's lock (when the process holding it is gone)",
 				UsageText: "cairn stack unlock",
 				Action:    stackUnlock,
+			},
+			{
+				Name: "restore", Usage: "make a backup the stack's state: the newest that can be read, or that of an operation of its history",
+				UsageText: "cairn stack restore\ncairn stack restore --version 3",
+				Flags:     []cli.Flag{&cli.IntFlag{Name: "version", Usage: "restore the state written by operation `N` (see `cairn stack history`)"}},
+				Action:    stackRestore,
 			},
 			{
 				Name: "output", Usage: "show the stack's outputs", ArgsUsage: "[NAME]",
@@ -109,21 +116,18 @@ func oneArg(c *cli.Context, what string) (string, error) {
 }
 
 func stackInit(c *cli.Context) error {
-	name, err := oneArg(c, "stack name")
+	s, ref, err := namedStack(c)
 	if err != nil {
 		return err
 	}
-	s, err := newSession(c, true)
-	if err != nil {
-		return err
-	}
-	ref := s.ref(name)
-	if err := ref.Validate(); err != nil {
-		return err
-	}
-	if err := s.backend.CreateStack(c.Context, ref); err != nil {
+	return s.createStack(ref)
+}
+
+// createStack creates the stack and selects it.
+func (s *session) createStack(ref backend.StackRef) error {
+	if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
 		if errors.Is(err, backend.ErrStackExists) {
-			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", name, name)
+			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", ref.Name, ref.Name)
 		}
 		return err
 	}
@@ -135,22 +139,35 @@ func stackInit(c *cli.Context) error {
 }
 
 func stackSelect(c *cli.Context) error {
-	name, err := oneArg(c, "stack name")
+	s, ref, err := namedStack(c)
 	if err != nil {
 		return err
+	}
+	ok, err := s.stackExists(ref)
+	switch {
+	case err != nil:
+		return err
+	case !ok && c.Bool("create"):
+		return s.createStack(ref)
+	case !ok:
+		return notFound(ref)
+	}
+	return workspace.SelectStack(s.home, s.project, ref.Name)
+}
+
+// namedStack opens a session on the project and reads the stack name that
+// is the command's one argument.
+func namedStack(c *cli.Context) (*session, backend.StackRef, error) {
+	name, err := oneArg(c, "stack name")
+	if err != nil {
+		return nil, backend.StackRef{}, err
 	}
 	s, err := newSession(c, true)
 	if err != nil {
-		return err
+		return nil, backend.StackRef{}, err
 	}
-	ref := s.ref(name)
-	if ok, err := s.stackExists(ref); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("stack %q does not exist in project %s; create it with `cairn stack init %s`", name, ref.Project, name)
-		}
-		return err
-	}
-	return workspace.SelectStack(s.home, s.project, ref.Name)
+	ref, err := s.parseRef(name)
+	return s, ref, err
 }
 
 func stackLs(c *cli.Context) error {
@@ -190,6 +207,10 @@ func stackLs(c *cli.Context) error {
 		if st.Lock != nil {
 			locked = fmt.Sprintf("pid %d on %s", st.Lock.Pid, st.Lock.Hostname)
 		}
+		if st.Err != nil {
+			last = "unreadable"
+			s.warn(st.Err.Error())
+		}
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", name, last, st.Resources, locked)
 	}
 	return w.Flush()
@@ -213,14 +234,15 @@ func stackRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	name := c.Args().First()
-	if name == "" {
-		if err := s.useStack(false); err != nil {
-			return err
-		}
-		name = s.stack
+	var ref backend.StackRef
+	if name := c.Args().First(); name != "" {
+		ref, err = s.parseRef(name)
+	} else if err = s.useStack(); err == nil {
+		ref = s.ref(s.stack)
 	}
-	ref := s.ref(name)
+	if err != nil {
+		return err
+	}
 	if err := s.confirm(c, fmt.Sprintf("This removes stack %q and its state.", ref.Name)); err != nil {
 		return err
 	}
@@ -331,6 +353,27 @@ func stackUnlock(c *cli.Context) error {
 		fmt.Fprintf(s.stdout, "Stack %q was not locked.\n", s.stack)
 	} else {
 		fmt.Fprintf(s.stdout, "Broke the lock of stack %q held by %s.\n", s.stack, info)
+	}
+	return nil
+}
+
+func stackRestore(c *cli.Context) error {
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	ref, err := s.namedRef()
+	if err != nil {
+		return err
+	}
+	v, err := s.backend.Restore(c.Context, ref, c.Int("version"))
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		fmt.Fprintf(s.stdout, "Restored the last kept state of stack %q.\n", ref.Name)
+	} else {
+		fmt.Fprintf(s.stdout, "Restored the state of stack %q written by operation version %d.\n", ref.Name, v)
 	}
 	return nil
 }
@@ -460,7 +503,7 @@ func stackGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	write := map[string]func(io.Writer, *deploy.Snapshot) error{"dot": display.WriteDOT, "mermaid": display.WriteMermaid}[c.String("format")]
+	write := map[string]func(io.Writer, *snapshot.Snapshot) error{"dot": display.WriteDOT, "mermaid": display.WriteMermaid}[c.String("format")]
 	if write == nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("--format %q: use dot or mermaid", c.String("format"))}
 	}

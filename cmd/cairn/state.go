@@ -1,14 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 func stateCommand() *cli.Command {
@@ -38,7 +38,7 @@ resources themselves; the next update reconciles the difference.`,
 
 // editState runs edit over the stack's state under its lock and writes the
 // result.
-func editState(c *cli.Context, s *session, edit func(snap *deploy.Snapshot) (*deploy.Snapshot, error)) error {
+func editState(c *cli.Context, s *session, edit func(snap *snapshot.Snapshot) (*snapshot.Snapshot, error)) error {
 	sm, err := s.stackSecrets()
 	if err != nil {
 		return err
@@ -53,6 +53,9 @@ func editState(c *cli.Context, s *session, edit func(snap *deploy.Snapshot) (*de
 		return err
 	}
 	snap, err := edit(op.Base())
+	if nf := (*snapshot.NotFoundError)(nil); errors.As(err, &nf) {
+		err = fmt.Errorf("%w; `cairn stack export` lists them", err)
+	}
 	if err == nil {
 		err = snap.VerifyIntegrity()
 	}
@@ -60,7 +63,7 @@ func editState(c *cli.Context, s *session, edit func(snap *deploy.Snapshot) (*de
 		_ = op.Finish(c.Context, op.Base(), backend.Summary{Err: err})
 		return err
 	}
-	return op.Finish(c.Context, snap, backend.Summary{Changes: map[deploy.Op]int{}})
+	return op.Finish(c.Context, snap, backend.Summary{})
 }
 
 // stackSession opens a session on the project's stack, which must exist.
@@ -69,17 +72,7 @@ func stackSession(c *cli.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, s.useStack(false)
-}
-
-// findURN returns the index of the live resource with the URN.
-func findURN(snap *deploy.Snapshot, urn string) (int, error) {
-	for i, r := range snap.Resources {
-		if string(r.URN) == urn && !r.Delete {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("no resource %s in the stack's state; `cairn stack export` lists them", urn)
+	return s, s.useStack()
 }
 
 func stateDelete(c *cli.Context) error {
@@ -94,34 +87,12 @@ func stateDelete(c *cli.Context) error {
 	if err := s.confirm(c, fmt.Sprintf("This forgets %s; the resource itself is not deleted.", urn)); err != nil {
 		return err
 	}
-	return editState(c, s, func(snap *deploy.Snapshot) (*deploy.Snapshot, error) {
-		i, err := findURN(snap, urn)
-		if err != nil {
-			return nil, err
+	return editState(c, s, func(snap *snapshot.Snapshot) (*snapshot.Snapshot, error) {
+		out, err := snap.Forget(resource.URN(urn), c.Bool("force"))
+		if err == nil {
+			fmt.Fprintf(c.App.Writer, "Forgot %s.\n", urn)
 		}
-		r := snap.Resources[i]
-		if r.Protect && !c.Bool("force") {
-			return nil, fmt.Errorf("%s is protected; run `cairn state unprotect` first, or pass --force", urn)
-		}
-		var users []string
-		for _, o := range snap.Resources {
-			if o == r {
-				continue
-			}
-			for _, ref := range o.References() {
-				if ref == r.URN {
-					users = append(users, string(o.URN))
-					break
-				}
-			}
-		}
-		if len(users) > 0 {
-			return nil, fmt.Errorf("other resources depend on %s or are its children; forget them first:\n  %s", urn, strings.Join(users, "\n  "))
-		}
-		out := &deploy.Snapshot{PendingOperations: snap.PendingOperations}
-		out.Resources = append(append([]*resource.State(nil), snap.Resources[:i]...), snap.Resources[i+1:]...)
-		fmt.Fprintf(c.App.Writer, "Forgot %s.\n", urn)
-		return out, nil
+		return out, err
 	})
 }
 
@@ -134,16 +105,11 @@ func stateUnprotect(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return editState(c, s, func(snap *deploy.Snapshot) (*deploy.Snapshot, error) {
-		i, err := findURN(snap, urn)
-		if err != nil {
-			return nil, err
+	return editState(c, s, func(snap *snapshot.Snapshot) (*snapshot.Snapshot, error) {
+		out, err := snap.Unprotect(resource.URN(urn))
+		if err == nil {
+			fmt.Fprintf(c.App.Writer, "%s is no longer protected.\n", urn)
 		}
-		out := &deploy.Snapshot{Resources: append([]*resource.State(nil), snap.Resources...), PendingOperations: snap.PendingOperations}
-		r := out.Resources[i].Copy()
-		r.Protect = false
-		out.Resources[i] = r
-		fmt.Fprintf(c.App.Writer, "%s is no longer protected.\n", urn)
-		return out, nil
+		return out, err
 	})
 }

@@ -3,9 +3,9 @@ package backend
 import (
 	"context"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -32,17 +32,17 @@ type Backend interface {
 
 	// Lock takes the stack's lock for one or more operations. If another
 	// process holds it, Lock fails at once with *LockedError naming the
-	// holder; a lock held by a process of this host that no longer exists is
-	// broken, with a warning.
+	// holder; a lock that no live process holds is broken, with a warning.
 	Lock(ctx context.Context, ref StackRef) (Lock, error)
-	// Unlock breaks the stack's lock whoever holds it (`cairn stack unlock`)
-	// and returns what the lock said, or nil if the stack was not locked.
+	// Unlock breaks the stack's lock (`cairn stack unlock`) and returns what
+	// the lock said, or nil if the stack was not locked. It refuses to break
+	// a lock that it can tell a live process holds.
 	Unlock(ctx context.Context, ref StackRef) (*LockInfo, error)
 
 	// Snapshot returns the stack's state, with the journal of an operation
 	// that did not finish replayed over it: its completed steps kept, its
 	// interrupted ones as pending operations. It changes nothing.
-	Snapshot(ctx context.Context, ref StackRef, sm secrets.Manager) (*deploy.Snapshot, error)
+	Snapshot(ctx context.Context, ref StackRef, sm secrets.Manager) (*snapshot.Snapshot, error)
 	// Outputs returns the outputs of the stack's root resource (type
 	// pulumi:pulumi:Stack), for `stack output` and stack references; nil
 	// when the stack has no root resource.
@@ -56,6 +56,13 @@ type Backend interface {
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)
+	// Restore makes a backup the stack's state, under the stack's lock, and
+	// records that in the history: the state written by operation version
+	// (as History numbers them), or for version 0 the newest backup that can
+	// be read. It returns the version restored (0 for a backup kept without
+	// an operation). It works on a stack whose state is missing or cannot
+	// be read, and on a removed stack whose backups were kept.
+	Restore(ctx context.Context, ref StackRef, version int) (int, error)
 }
 
 // Lock is a stack's lock, held until Release.
@@ -76,15 +83,15 @@ type Lock interface {
 type Operation interface {
 	// Base is the state the operation starts from. Pass it to the engine:
 	// the journal names its resources by their index in it.
-	Base() *deploy.Snapshot
+	Base() *snapshot.Snapshot
 	// Journal is where the engine appends the operation's entries
 	// (deploy.Options.Journal). Append returns once its entry is durable.
-	Journal() deploy.Journal
+	Journal() snapshot.Journal
 	// Finish ends the operation: it writes snap as the stack's state (nil
 	// means the journal replayed over Base, for when the engine returned no
 	// snapshot), keeps a backup of the previous state, removes the journal
 	// and records the operation in the stack's history.
-	Finish(ctx context.Context, snap *deploy.Snapshot, sum Summary) error
+	Finish(ctx context.Context, snap *snapshot.Snapshot, sum Summary) error
 }
 
 // OperationInfo describes an operation as it begins.
@@ -94,12 +101,15 @@ type OperationInfo struct {
 	// Secrets encrypts the operation's secrets in its journal and in the
 	// state Finish writes.
 	Secrets secrets.Manager
+	// Masker masks the secrets it knows in what the history keeps of the
+	// operation (its message and error); nil keeps them as they are.
+	Masker *secrets.Masker
 }
 
 // Summary says how an operation ended.
 type Summary struct {
-	Err     error             // nil when the operation succeeded
-	Changes map[deploy.Op]int // steps by kind, as deploy.Result.Changes
+	Err     error          // nil when the operation succeeded
+	Changes map[string]int // steps by kind, as deploy.Result.ResourceChanges
 }
 
 // ExportOptions say how a stack's state is exported.

@@ -18,9 +18,9 @@
 //		return err
 //	}
 //	res, err := deploy.Update(ctx, deploy.Options{Journal: op.Journal() /* … */}, op.Base())
-//	sum, snap := backend.Summary{Err: err}, (*deploy.Snapshot)(nil)
+//	sum, snap := backend.Summary{Err: err}, (*snapshot.Snapshot)(nil)
 //	if res != nil {
-//		sum.Changes, snap = res.Changes, res.Snapshot
+//		sum.Changes, snap = res.ResourceChanges(), res.Snapshot
 //	}
 //	if ferr := op.Finish(ctx, snap, sum); ferr != nil {
 //		return errors.Join(err, ferr)

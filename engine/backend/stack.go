@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -14,18 +15,51 @@ type StackRef struct {
 
 func (r StackRef) String() string { return r.Project + "/" + r.Name }
 
-// namePattern is what project and stack names may hold.
+// namePattern is what project and stack names may hold, as in Pulumi.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
-// Validate checks that the project and stack names are usable: letters,
-// digits, '_', '.' and '-', and neither "." nor "..".
+// maxNameLength is the longest project or stack name Pulumi accepts.
+const maxNameLength = 100
+
+// Validate checks that the project and stack names follow Pulumi's rules:
+// letters, digits, '_', '.' and '-', at most 100 characters, and neither
+// "." nor "..".
 func (r StackRef) Validate() error {
 	for _, n := range []struct{ what, name string }{{"project", r.Project}, {"stack", r.Name}} {
-		if !namePattern.MatchString(n.name) || n.name == "." || n.name == ".." {
-			return fmt.Errorf("invalid %s name %q: use letters, digits, '_', '.' and '-'", n.what, n.name)
+		if err := validName(n.what, n.name); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func validName(what, name string) error {
+	if !namePattern.MatchString(name) || name == "." || name == ".." || len(name) > maxNameLength {
+		return fmt.Errorf("invalid %s name %q: a %s name holds letters, digits, '_', '.' and '-' (at most %d characters)",
+			what, name, what, maxNameLength)
+	}
+	return nil
+}
+
+// ParseStackRef reads a stack of project as named on the command line:
+// "dev", or Pulumi's qualified "org/project/dev", whose project must be
+// project. Every command that takes a stack name reads it here.
+func ParseStackRef(project, name string) (StackRef, error) {
+	ref := StackRef{Project: project, Name: name}
+	if parts := strings.Split(name, "/"); len(parts) == 3 {
+		org, proj, stack := parts[0], parts[1], parts[2]
+		if err := validName("organization", org); err != nil {
+			return StackRef{}, fmt.Errorf("stack %q: %w", name, err)
+		}
+		if proj != project {
+			return StackRef{}, fmt.Errorf("stack %q belongs to project %q, not to this project %q; "+
+				"name a stack of this project (%s/%s/%s or just %s)", name, proj, project, org, project, stack, stack)
+		}
+		ref.Name = stack
+	} else if len(parts) > 1 {
+		return StackRef{}, fmt.Errorf("invalid stack name %q: use a name (letters, digits, '_', '.' and '-') or org/project/stack", name)
+	}
+	return ref, ref.Validate()
 }
 
 // StackSummary describes a stack in a listing.
@@ -37,4 +71,7 @@ type StackSummary struct {
 	Resources int
 	// Lock says who holds the stack's lock, or is nil.
 	Lock *LockInfo
+	// Err says why the stack's state cannot be read; LastUpdate and
+	// Resources are then zero.
+	Err error
 }

@@ -4,18 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // deployment is one run of an operation over a base snapshot.
 type deployment struct {
 	opts      *Options
-	base      *Snapshot
+	base      *snapshot.Snapshot
 	baseIndex map[*resource.State]int
 	olds      map[resource.URN]*resource.State // live base resources
 	journal   *journal
@@ -32,7 +32,9 @@ type deployment struct {
 	adoptImports bool
 
 	seedMu    sync.Mutex
-	seedState Seeds // zero until the first seed is derived
+	seedState snapshot.Seeds // zero until the first seed is derived
+
+	secretsVerified func() error // Options.VerifySecrets, once
 
 	serveMu   sync.Mutex // the monitor served for components
 	served    bool
@@ -89,9 +91,21 @@ var ErrCancelled = errors.New("the deployment was cancelled")
 
 // Result is what an operation did.
 type Result struct {
-	Snapshot *Snapshot
+	Snapshot *snapshot.Snapshot
 	Changes  map[Op]int
 	Duration time.Duration
+}
+
+// ResourceChanges returns the counts of Changes that are not zero, by the
+// op's name, as a stack's history records them.
+func (r *Result) ResourceChanges() map[string]int {
+	out := map[string]int{}
+	for op, n := range r.Changes {
+		if n > 0 {
+			out[string(op)] = n
+		}
+	}
+	return out
 }
 
 // HasChanges reports whether the operation changed (or would change) anything.
@@ -104,9 +118,9 @@ func (r *Result) HasChanges() bool {
 	return false
 }
 
-func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) bool) (*deployment, error) {
+func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Operation) bool) (*deployment, error) {
 	if base == nil {
-		base = &Snapshot{}
+		base = &snapshot.Snapshot{}
 	}
 	if err := base.VerifyIntegrity(); err != nil {
 		return nil, fmt.Errorf("the stack's state is invalid, so no operation can run on it: %w", err)
@@ -145,6 +159,14 @@ func newDeployment(opts *Options, base *Snapshot, keep func(resource.Operation) 
 		if !r.Delete {
 			d.olds[r.URN] = r
 		}
+	}
+	d.secretsVerified = sync.OnceValue(d.verifySecrets)
+	d.learnMaps(resource.Map(opts.Config))
+	for _, r := range base.Resources {
+		d.learn(r)
+	}
+	for _, op := range base.PendingOperations {
+		d.learn(op.Resource)
 	}
 	opts.emit(PreludeEvent{Preview: opts.DryRun, Config: opts.Config})
 	return d, nil
@@ -258,11 +280,11 @@ func (d *deployment) finish(err error) (*Result, error) {
 
 // Update runs the program and brings the stack to the state it declares
 // (or, with DryRun, previews what that would take).
-func Update(ctx context.Context, opts Options, base *Snapshot) (*Result, error) {
+func Update(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Result, error) {
 	if opts.Program == nil {
 		return nil, errors.New("update needs a program")
 	}
-	d, err := newDeployment(&opts, base, KeepPendingCreates)
+	d, err := newDeployment(&opts, base, snapshot.KeepPendingCreates)
 	if err != nil {
 		return nil, err
 	}
@@ -310,14 +332,4 @@ func (d *deployment) warnPending() {
 	}
 	b.WriteString("\nthese resources may exist in the cloud but not in the state, or the other way round; run `cairn refresh` to reconcile them (pending creates need --clear-pending-creates or an import)")
 	d.diag("", SeverityWarning, "%s", b.String())
-}
-
-// sortedURNs returns the keys of a URN set in order.
-func sortedURNs(m map[resource.URN]bool) []resource.URN {
-	out := make([]resource.URN, 0, len(m))
-	for u := range m {
-		out = append(out, u)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Destroy deletes every resource of the stack (or, with targets, the targeted
 // ones) in reverse dependency order, honouring protect and retainOnDelete.
-func Destroy(ctx context.Context, opts Options, base *Snapshot) (*Result, error) {
-	d, err := newDeployment(&opts, base, KeepPendingCreates)
+func Destroy(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Result, error) {
+	d, err := newDeployment(&opts, base, snapshot.KeepPendingCreates)
 	if err != nil {
 		return nil, err
 	}

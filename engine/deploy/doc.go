@@ -3,7 +3,7 @@
 // registry, and the operations built on them (Update, which previews when
 // DryRun is set; Refresh; Destroy; Import).
 //
-// A deployment starts from a base Snapshot. The program (a YAML or HCL
+// A deployment starts from a base snapshot.Snapshot. The program (a YAML or HCL
 // evaluation, or a language host) calls the Monitor; every RegisterResource
 // call runs on its own goroutine: it resolves the goal (parent, inherited
 // options, provider, URN, aliases), generates the chain of steps (Check, Diff,
@@ -19,14 +19,15 @@
 // Options.ServeMonitor serves. A resource the program forgets
 // (Monitor.Forget) leaves the state by a discard step, its provider not
 // called. The random seeds given to Check are HMACs, keyed by a secret the
-// snapshot keeps (Snapshot.Seeds), of the deployment's generation and the
-// URN.
+// snapshot keeps (snapshot.Seeds), of the deployment's generation and the
+// URN; Options.OpenSeedKey decrypts the stored key when a seed is first
+// derived.
 //
-// Every change to the stack is a JournalEntry: a begin entry before a
+// Every change to the stack is a snapshot.JournalEntry: a begin entry before a
 // provider is asked to change anything, an end entry after. The current
-// snapshot is the base snapshot with the entries applied (Builder), which is
-// also how a backend replays the journal of a process that died. A Journal
-// passed in Options makes entries durable.
+// snapshot is the base snapshot with the entries applied (snapshot.Builder),
+// which is also how a backend replays the journal of a process that died. A
+// snapshot.Journal passed in Options makes entries durable.
 //
 //	res, err := deploy.Update(ctx, deploy.Options{
 //		Project: "proj", Stack: "dev", Host: providers, Program: prog,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 func TestCheckFailuresBecomeDiagnostics(t *testing.T) {
@@ -178,7 +179,7 @@ func TestPendingOperationsAfterInterruptedStep(t *testing.T) {
 	h.mustUp(program(res("a", map[string]any{"x": 1})))
 	// Simulate a crash: the journal holds the begin entries of a create and
 	// an update, and no end entries.
-	var journal []JournalEntry
+	var journal []snapshot.JournalEntry
 	crash := errors.New("crash")
 	h.provider("pkgA", func(p *fakeProvider) {
 		p.CreateF = func(provider.CreateRequest) (provider.CreateResponse, error) { return provider.CreateResponse{}, crash }
@@ -198,15 +199,15 @@ func TestPendingOperationsAfterInterruptedStep(t *testing.T) {
 		return errors.Join(errs...)
 	})
 	opts.Parallel = 1
-	opts.Journal = journalFunc(func(e JournalEntry) error {
-		if e.Kind == EntryBegin {
+	opts.Journal = journalFunc(func(e snapshot.JournalEntry) error {
+		if e.Kind == snapshot.EntryBegin {
 			journal = append(journal, e)
 		}
 		return nil
 	})
 	opts.ContinueOnError = true
 	_, _ = Update(context.Background(), opts, h.snap)
-	b := NewBuilder(h.snap, KeepPendingCreates)
+	b := snapshot.NewBuilder(h.snap, snapshot.KeepPendingCreates)
 	for _, e := range journal {
 		b.Apply(e)
 	}
@@ -237,9 +238,9 @@ func TestPendingOperationsAfterInterruptedStep(t *testing.T) {
 	equal(t, "pending after refresh", len(h.snap.PendingOperations), 0)
 }
 
-type journalFunc func(JournalEntry) error
+type journalFunc func(snapshot.JournalEntry) error
 
-func (f journalFunc) Append(e JournalEntry) error { return f(e) }
+func (f journalFunc) Append(e snapshot.JournalEntry) error { return f(e) }
 
 func TestImportPendingCreate(t *testing.T) {
 	h := newHarness(t)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // fakeProvider is a scripted provider: each method does what its func field
@@ -210,7 +211,7 @@ func (p *fakeProvider) SignalCancellation(context.Context) error {
 // checks the snapshot's integrity after each.
 type harness struct {
 	t       *testing.T
-	snap    *Snapshot
+	snap    *snapshot.Snapshot
 	log     *callLog
 	ids     *int64Counter
 	config  map[string]resource.Value
@@ -269,7 +270,7 @@ func (h *harness) options(prog func(context.Context, RunInfo) error) Options {
 
 // run performs an operation, checks the resulting snapshot, and keeps it
 // unless the operation was a preview.
-func (h *harness) run(op func(context.Context, Options, *Snapshot) (*Result, error), opts Options) (*Result, error) {
+func (h *harness) run(op func(context.Context, Options, *snapshot.Snapshot) (*Result, error), opts Options) (*Result, error) {
 	h.t.Helper()
 	h.mu.Lock()
 	h.events = nil
@@ -376,29 +377,29 @@ func (h *harness) find(name string) *resource.State {
 // gives the engine's snapshot.
 type memJournal struct {
 	mu      sync.Mutex
-	base    *Snapshot
-	entries []JournalEntry
+	base    *snapshot.Snapshot
+	entries []snapshot.JournalEntry
 }
 
-func (j *memJournal) reset(base *Snapshot) {
+func (j *memJournal) reset(base *snapshot.Snapshot) {
 	j.mu.Lock()
 	j.base, j.entries = base, nil
 	j.mu.Unlock()
 }
 
-func (j *memJournal) Append(e JournalEntry) error {
+func (j *memJournal) Append(e snapshot.JournalEntry) error {
 	j.mu.Lock()
 	j.entries = append(j.entries, e)
 	j.mu.Unlock()
 	return nil
 }
 
-func (j *memJournal) replay() *Snapshot {
+func (j *memJournal) replay() *snapshot.Snapshot {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	entries := append([]JournalEntry(nil), j.entries...)
+	entries := append([]snapshot.JournalEntry(nil), j.entries...)
 	sort.Slice(entries, func(a, b int) bool { return entries[a].Sequence < entries[b].Sequence })
-	b := NewBuilder(j.base, KeepPendingCreates)
+	b := snapshot.NewBuilder(j.base, snapshot.KeepPendingCreates)
 	for _, e := range entries {
 		b.Apply(e)
 	}
@@ -406,7 +407,7 @@ func (j *memJournal) replay() *Snapshot {
 }
 
 // dump renders a snapshot compactly for comparisons and failure messages.
-func dump(s *Snapshot) string {
+func dump(s *snapshot.Snapshot) string {
 	var b strings.Builder
 	for _, r := range s.Resources {
 		fmt.Fprintf(&b, "%s id=%s delete=%v pr=%v in=%v out=%v deps=%v parent=%s prov=%s\n", r.URN, r.ID, r.Delete,

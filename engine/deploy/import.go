@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // ImportSpec names an existing resource to bring under management.
@@ -21,7 +22,7 @@ type ImportSpec struct {
 // Import adopts existing resources by ID, as `cairn import` does: each is read
 // from its provider and recorded with the inputs the provider reports, so the
 // next update sees no difference. The rest of the stack is left as it is.
-func Import(ctx context.Context, opts Options, base *Snapshot, specs []ImportSpec) (*Result, error) {
+func Import(ctx context.Context, opts Options, base *snapshot.Snapshot, specs []ImportSpec) (*Result, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("nothing to import")
 	}
@@ -42,7 +43,7 @@ func Import(ctx context.Context, opts Options, base *Snapshot, specs []ImportSpe
 		}
 		return errors.Join(errs...)
 	})
-	d, err := newDeployment(&opts, base, KeepPendingCreates)
+	d, err := newDeployment(&opts, base, snapshot.KeepPendingCreates)
 	if err != nil {
 		return nil, err
 	}

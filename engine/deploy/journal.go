@@ -4,211 +4,8 @@ import (
 	"sync"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
-
-// EntryKind is the kind of a journal entry.
-type EntryKind int
-
-// The kinds of journal entries.
-const (
-	// EntryBegin records that an operation is about to call a provider; until
-	// its end entry it is a pending operation.
-	EntryBegin EntryKind = iota
-	// EntrySuccess records a finished step and its effect on the snapshot.
-	EntrySuccess
-	// EntryFailure records a step that failed without changing the snapshot.
-	EntryFailure
-	// EntryRefresh replaces (or, with no state, removes) a base resource in
-	// place, as a refresh does.
-	EntryRefresh
-	// EntryOutputs replaces the state of a resource added earlier in this
-	// journal, in place (RegisterResourceOutputs).
-	EntryOutputs
-	// EntrySeeds records the stack's seed key and generation.
-	EntrySeeds
-)
-
-var entryKindNames = [...]string{"begin", "success", "failure", "refresh", "outputs", "seeds"}
-
-func (k EntryKind) String() string { return entryKindNames[k] }
-
-// JournalEntry is one record of what a deployment did. Resources of the base
-// snapshot are named by their index in it; resources added by this journal by
-// the operation ID of the entry that added them.
-type JournalEntry struct {
-	Kind        EntryKind
-	Sequence    int64 // assigned by the journal, increasing
-	OperationID int64 // shared by a step's begin and end entries
-
-	// Operation is the pending operation a begin entry opens.
-	Operation *resource.Operation
-
-	// State is the resource state a success entry adds, or the replacement
-	// state of a refresh or outputs entry.
-	State *resource.State
-
-	// Seeds is the seed state a seeds entry records.
-	Seeds *Seeds
-
-	RemoveOld             *int   // base resource this entry makes obsolete
-	RemoveNew             *int64 // added resource this entry makes obsolete
-	MarkDeleteOld         *int   // base resource to mark pending deletion
-	PendingReplacementOld *int   // base resource to mark deleted-before-replace
-	TargetNew             *int64 // for outputs entries: the added resource replaced in place
-	ClearPending          *int   // pending operation of the base snapshot this entry resolves
-}
-
-// Journal persists a deployment's entries. Append returns once the entry is
-// durable; it may be called from many goroutines, and entries must be replayed
-// in Sequence order.
-type Journal interface {
-	Append(e JournalEntry) error
-}
-
-// Builder rebuilds a snapshot from a base snapshot and journal entries. The
-// engine uses it to keep the current snapshot; backends use it to replay a
-// journal left behind by a process that died.
-type Builder struct {
-	base        []*resource.State
-	basePending []resource.Operation
-	pendingGone []bool
-	baseGone    []bool
-	baseState   []*resource.State // replacement copies of base resources
-	added       []*added
-	addedByOp   map[int64]*added
-	pending     map[int64]resource.Operation
-	pendingSeq  []int64
-	keepPending func(resource.Operation) bool
-	seeds       Seeds
-}
-
-type added struct {
-	state *resource.State
-	gone  bool
-}
-
-// NewBuilder starts a builder over base (which it does not modify). Pending
-// operations of the base snapshot are kept when keep says so.
-func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
-	b := &Builder{addedByOp: map[int64]*added{}, pending: map[int64]resource.Operation{}, keepPending: keep}
-	if base != nil {
-		b.base = base.Resources
-		b.basePending = base.PendingOperations
-		b.seeds = base.Seeds
-	}
-	b.baseGone = make([]bool, len(b.base))
-	b.pendingGone = make([]bool, len(b.basePending))
-	b.baseState = make([]*resource.State, len(b.base))
-	return b
-}
-
-// KeepPendingCreates keeps only the base snapshot's pending creates, as the
-// anchor does: other kinds are resolved by the operation that follows them.
-func KeepPendingCreates(op resource.Operation) bool { return op.Type == resource.OpCreating }
-
-func (b *Builder) baseAt(i int) *resource.State {
-	if b.baseState[i] == nil {
-		b.baseState[i] = b.base[i].Copy()
-	}
-	return b.baseState[i]
-}
-
-// Apply applies one entry.
-func (b *Builder) Apply(e JournalEntry) {
-	if i := e.ClearPending; i != nil && *i < len(b.pendingGone) {
-		b.pendingGone[*i] = true
-	}
-	switch e.Kind {
-	case EntryBegin:
-		if e.Operation != nil {
-			if _, ok := b.pending[e.OperationID]; !ok {
-				b.pendingSeq = append(b.pendingSeq, e.OperationID)
-			}
-			b.pending[e.OperationID] = *e.Operation
-		}
-		return
-	case EntryOutputs:
-		if e.TargetNew != nil {
-			if a := b.addedByOp[*e.TargetNew]; a != nil {
-				a.state = e.State
-			}
-		} else if e.RemoveOld != nil && *e.RemoveOld < len(b.base) {
-			b.baseState[*e.RemoveOld] = e.State
-		}
-		return
-	case EntryRefresh:
-		delete(b.pending, e.OperationID)
-		if i := e.RemoveOld; i != nil && *i < len(b.base) {
-			if e.State == nil {
-				b.baseGone[*i] = true
-			} else {
-				b.baseState[*i] = e.State
-			}
-		}
-		return
-	case EntryFailure:
-		delete(b.pending, e.OperationID)
-		return
-	case EntrySeeds:
-		if e.Seeds != nil {
-			b.seeds = *e.Seeds
-		}
-		return
-	}
-	delete(b.pending, e.OperationID)
-	if i := e.RemoveOld; i != nil && *i < len(b.base) {
-		b.baseGone[*i] = true
-	}
-	if i := e.MarkDeleteOld; i != nil && *i < len(b.base) {
-		b.baseAt(*i).Delete = true
-	}
-	if i := e.PendingReplacementOld; i != nil && *i < len(b.base) {
-		b.baseAt(*i).PendingReplacement = true
-	}
-	if op := e.RemoveNew; op != nil {
-		if a := b.addedByOp[*op]; a != nil {
-			a.gone = true
-		}
-	}
-	if e.State != nil {
-		a := &added{state: e.State}
-		b.added = append(b.added, a)
-		b.addedByOp[e.OperationID] = a
-	}
-}
-
-// Snapshot returns the snapshot as it stands: added resources in the order
-// they were added, then the base resources that remain, in their order, moved
-// only where needed so that every resource follows those it refers to.
-func (b *Builder) Snapshot() *Snapshot {
-	var list []*resource.State
-	for _, a := range b.added {
-		if !a.gone {
-			list = append(list, a.state)
-		}
-	}
-	for i, r := range b.base {
-		if b.baseGone[i] {
-			continue
-		}
-		if b.baseState[i] != nil {
-			r = b.baseState[i]
-		}
-		list = append(list, r)
-	}
-	s := &Snapshot{Resources: stableTopoSort(list), Seeds: b.seeds}
-	for i, op := range b.basePending {
-		if !b.pendingGone[i] && (b.keepPending == nil || b.keepPending(op)) {
-			s.PendingOperations = append(s.PendingOperations, op)
-		}
-	}
-	for _, id := range b.pendingSeq {
-		if op, ok := b.pending[id]; ok {
-			s.PendingOperations = append(s.PendingOperations, op)
-		}
-	}
-	return s
-}
 
 // journal numbers entries, keeps the current snapshot and hands entries to
 // the persistent journal.
@@ -216,12 +13,12 @@ type journal struct {
 	mu      sync.Mutex
 	seq     int64
 	opSeq   int64
-	builder *Builder
-	persist Journal
+	builder *snapshot.Builder
+	persist snapshot.Journal
 }
 
-func newJournal(base *Snapshot, persist Journal, keep func(resource.Operation) bool) *journal {
-	return &journal{builder: NewBuilder(base, keep), persist: persist}
+func newJournal(base *snapshot.Snapshot, persist snapshot.Journal, keep func(resource.Operation) bool) *journal {
+	return &journal{builder: snapshot.NewBuilder(base, keep), persist: persist}
 }
 
 // newOperationID returns a fresh operation ID.
@@ -233,7 +30,7 @@ func (j *journal) newOperationID() int64 {
 }
 
 // append records e and makes it durable.
-func (j *journal) append(e JournalEntry) error {
+func (j *journal) append(e snapshot.JournalEntry) error {
 	j.mu.Lock()
 	j.seq++
 	e.Sequence = j.seq
@@ -245,7 +42,7 @@ func (j *journal) append(e JournalEntry) error {
 	return j.persist.Append(e)
 }
 
-func (j *journal) snapshot() *Snapshot {
+func (j *journal) snapshot() *snapshot.Snapshot {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.builder.Snapshot()
@@ -253,36 +50,3 @@ func (j *journal) snapshot() *Snapshot {
 
 func intp(i int) *int       { return &i }
 func int64p(i int64) *int64 { return &i }
-
-// stableTopoSort orders states so that each follows every state it refers
-// to, keeping the given order wherever it already satisfies that.
-func stableTopoSort(list []*resource.State) []*resource.State {
-	byURN := make(map[resource.URN][]int, len(list))
-	for i, r := range list {
-		byURN[r.URN] = append(byURN[r.URN], i)
-	}
-	placed := make([]bool, len(list))
-	visiting := make([]bool, len(list))
-	out := make([]*resource.State, 0, len(list))
-	var place func(i int)
-	place = func(i int) {
-		if placed[i] || visiting[i] {
-			return
-		}
-		visiting[i] = true
-		for _, u := range list[i].References() {
-			for _, j := range byURN[u] {
-				if j != i {
-					place(j)
-				}
-			}
-		}
-		visiting[i] = false
-		placed[i] = true
-		out = append(out, list[i])
-	}
-	for i := range list {
-		place(i)
-	}
-	return out
-}

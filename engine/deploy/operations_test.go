@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 func TestRefreshRemovesDeletedAndRewritesDependents(t *testing.T) {
@@ -309,15 +310,15 @@ func TestParallelism(t *testing.T) {
 // pendingGauge passes entries on and measures how many operations are
 // pending (begun and not ended) at most.
 type pendingGauge struct {
-	next Journal
+	next snapshot.Journal
 	mu   sync.Mutex
 	open map[int64]bool
 	max  int
 }
 
-func (g *pendingGauge) Append(e JournalEntry) error {
+func (g *pendingGauge) Append(e snapshot.JournalEntry) error {
 	g.mu.Lock()
-	if e.Kind == EntryBegin {
+	if e.Kind == snapshot.EntryBegin {
 		g.open[e.OperationID] = true
 		g.max = max(g.max, len(g.open))
 	} else {
@@ -377,7 +378,7 @@ func TestImportOperation(t *testing.T) {
 	})
 	h.mustUp(program(res("kept", nil)))
 	opts := h.options(nil)
-	res1, err := h.run(func(ctx context.Context, o Options, base *Snapshot) (*Result, error) {
+	res1, err := h.run(func(ctx context.Context, o Options, base *snapshot.Snapshot) (*Result, error) {
 		return Import(ctx, o, base, []ImportSpec{{Type: "pkgA:index:Thing", Name: "adopted", ID: "real-1", Protect: true}})
 	}, opts)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Options configure one deployment.
@@ -17,8 +19,8 @@ type Options struct {
 	Config map[string]resource.Value
 
 	Host    provider.Host
-	Program Program // not used by refresh and destroy
-	Journal Journal // nil keeps the state in memory only
+	Program Program          // not used by refresh and destroy
+	Journal snapshot.Journal // nil keeps the state in memory only
 	Events  func(Event)
 
 	// ServeMonitor serves a monitor over gRPC, for the providers of remote
@@ -62,6 +64,23 @@ type Options struct {
 	// none (a new stack); nil makes a random one. Giving a preview and the
 	// update after it the same key makes them agree on generated values.
 	SeedKey []byte
+	// OpenSeedKey decrypts the base snapshot's sealed seed key when a seed
+	// is first derived; it returns no key when the key cannot be decrypted
+	// for want of a secrets manager.
+	OpenSeedKey func(*snapshot.SealedKey) ([]byte, error)
+
+	// Masker, when set, learns the plaintext of every secret the deployment
+	// meets (configuration, state, inputs, outputs, invoke results) before
+	// reporting anything that could hold it, so that displays and errors
+	// can be masked with it. The deployment masks with it what it keeps
+	// of provider errors in the state (initErrors).
+	Masker *secrets.Masker
+	// VerifySecrets, when set, checks the stack's secrets key material (a
+	// passphrase whose key derives in the background). The first step that
+	// creates, updates or deletes a resource (and so the first provider
+	// Create, Update or Delete) waits for it, and its error fails them all,
+	// so that a wrong passphrase changes nothing.
+	VerifySecrets func() error
 
 	// PreviewOnly refreshes (or destroys) without changing anything; it is
 	// DryRun for operations that do not run a program.

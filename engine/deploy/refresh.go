@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Refresh reads every managed resource from its provider and records what
@@ -14,8 +15,8 @@ import (
 // (and references to them dropped). Pending creates left by an interrupted
 // run are kept, cleared (ClearPendingCreates) or imported by ID
 // (ImportPendingCreates).
-func Refresh(ctx context.Context, opts Options, base *Snapshot) (*Result, error) {
-	d, err := newDeployment(&opts, base, KeepPendingCreates)
+func Refresh(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Result, error) {
+	d, err := newDeployment(&opts, base, snapshot.KeepPendingCreates)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func (d *deployment) refreshOne(ctx context.Context, r *resource.State, p provid
 		d.fail(r.URN, OpRefresh, err)
 		return false
 	}
-	e := JournalEntry{Kind: EntryRefresh, OperationID: d.journal.newOperationID(), RemoveOld: d.baseIdx(r)}
+	e := snapshot.JournalEntry{Kind: snapshot.EntryRefresh, OperationID: d.journal.newOperationID(), RemoveOld: d.baseIdx(r)}
 	outcome := OpSame
 	if resp.ID == "" {
 		outcome = OpDelete
@@ -152,7 +153,7 @@ func (d *deployment) dropReferences(gone map[resource.URN]bool) error {
 			continue
 		}
 		// Refreshed resources were replaced in place; rewrite what stands now.
-		if err := d.end(JournalEntry{Kind: EntryOutputs, OperationID: d.journal.newOperationID(), RemoveOld: d.baseIdx(r), State: d.current(r, n)}); err != nil {
+		if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, OperationID: d.journal.newOperationID(), RemoveOld: d.baseIdx(r), State: d.current(r, n)}); err != nil {
 			return err
 		}
 	}
@@ -165,7 +166,7 @@ func (d *deployment) current(r, rewritten *resource.State) *resource.State {
 	d.journal.mu.Lock()
 	defer d.journal.mu.Unlock()
 	i := d.baseIndex[r]
-	latest := d.journal.builder.baseState[i]
+	latest := d.journal.builder.Changed(i)
 	if latest == nil {
 		return rewritten
 	}
@@ -186,7 +187,7 @@ func (d *deployment) resolvePendingCreates(ctx context.Context) error {
 		if !ok {
 			if d.opts.ClearPendingCreates {
 				d.diag(op.Resource.URN, SeverityInfo, "cleared the pending create of %s", op.Resource.URN)
-				if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: d.journal.newOperationID(), ClearPending: intp(i)}); err != nil {
+				if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: d.journal.newOperationID(), ClearPending: intp(i)}); err != nil {
 					return err
 				}
 			}
@@ -214,7 +215,7 @@ func (d *deployment) resolvePendingCreates(ctx context.Context) error {
 		if resp.Inputs != nil {
 			r.Inputs = resp.Inputs
 		}
-		if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: d.journal.newOperationID(), State: r, ClearPending: intp(i)}); err != nil {
+		if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: d.journal.newOperationID(), State: r, ClearPending: intp(i)}); err != nil {
 			return err
 		}
 		d.count(OpImport)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // goal is a registration resolved against its parent and providers: the
@@ -36,6 +37,7 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	if strings.Contains(req.Name, "::") {
 		return nil, fmt.Errorf("resource name %q must not contain \"::\"", req.Name)
 	}
+	d.learnMaps(req.Properties)
 	if req.Remote && !req.Custom {
 		return d.construct(ctx, &req)
 	}
@@ -382,6 +384,7 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 	d.mu.Lock()
 	rec := d.records[urn]
 	d.mu.Unlock()
+	d.learnMaps(outputs)
 	if rec == nil {
 		return fmt.Errorf("cannot register outputs of %s: it is not registered in this deployment", urn)
 	}
@@ -397,7 +400,7 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 	if d.opts.DryRun {
 		return nil
 	}
-	return d.journal.append(JournalEntry{Kind: EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
+	return d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
 }
 
 // resolveProvider finds the provider for an invoke or read: the explicit
@@ -422,6 +425,7 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 	if d.opts.DryRun && d.reg.unconfigured(ref) {
 		return &InvokeResponse{Unknown: true}, nil
 	}
+	d.learnMaps(req.Args)
 	d.acquire()
 	resp, err := p.Invoke(context.WithoutCancel(ctx), provider.InvokeRequest{Token: req.Token, Args: req.Args.Resolve(), Preview: d.opts.DryRun})
 	d.release()
@@ -431,6 +435,7 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 	if len(resp.Failures) > 0 {
 		return nil, fmt.Errorf("invoke %s: %s", req.Token, failureText(resp.Failures))
 	}
+	d.learnMaps(resp.Return)
 	return &InvokeResponse{Return: resp.Return}, nil
 }
 
@@ -444,6 +449,7 @@ func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, 
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", req.Token, err)
 	}
+	d.learnMaps(req.Args)
 	resp, err := p.Call(context.WithoutCancel(ctx), provider.CallRequest{
 		Token: req.Token, Args: req.Args.Resolve(), ArgDependencies: req.ArgDependencies,
 		Project: d.opts.Project, Stack: d.opts.Stack, Config: env.config, ConfigSecretKeys: env.secretKeys,
@@ -455,6 +461,7 @@ func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, 
 	if len(resp.Failures) > 0 {
 		return nil, fmt.Errorf("call %s: %s", req.Token, failureText(resp.Failures))
 	}
+	d.learnMaps(resp.Return)
 	return &CallResponse{Return: resp.Return, ReturnDependencies: resp.ReturnDependencies}, nil
 }
 

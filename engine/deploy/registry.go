@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Provider resources carry two engine-internal inputs: the package version and
@@ -38,17 +39,16 @@ type registry struct {
 
 // instance is one loaded provider, configured once.
 type instance struct {
-	prov      provider.Provider
-	version   string
-	once      sync.Once
-	err       error
-	inputs    resource.Map
-	configure sync.Mutex
-	config    provider.ConfigureResponse
-	unknown   bool // configured with unknown values (preview)
+	prov    provider.Provider
+	version string
+	once    sync.Once
+	err     error
+	inputs  resource.Map
+	config  provider.ConfigureResponse
+	unknown bool // configured with unknown values (preview)
 }
 
-func newRegistry(host provider.Host, base *Snapshot, preview bool) *registry {
+func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {
 	r := &registry{host: host, preview: preview, byRef: map[string]*instance{},
 		checked: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
 	if base != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // replaceOn makes the provider's Diff demand replacement when any of keys
@@ -274,7 +275,7 @@ func filterPrefix(xs []string, prefix string) []string {
 	return out
 }
 
-func indexOfState(s *Snapshot, name string) int {
+func indexOfState(s *snapshot.Snapshot, name string) int {
 	for i, r := range s.Resources {
 		if r.URN.Name() == name && !r.Delete {
 			return i

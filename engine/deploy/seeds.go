@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // seedFor derives the random seed passed to Check for a resource: an HMAC,
@@ -30,28 +32,34 @@ func (d *deployment) seedFor(urn resource.URN) ([]byte, error) {
 // seeds returns this deployment's seed state, making it on first use: the
 // base's key (or Options.SeedKey, or a new one) at the next generation,
 // journaled before any seed derived from it is used.
-func (d *deployment) seeds() (Seeds, error) {
+func (d *deployment) seeds() (snapshot.Seeds, error) {
 	d.seedMu.Lock()
 	defer d.seedMu.Unlock()
 	if d.seedState.Generation > 0 {
 		return d.seedState, nil
 	}
-	key, err := d.base.Seeds.Bytes()
-	if err != nil {
-		return Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
+	key := d.base.Seeds.Key
+	if sealed := d.base.Seeds.Sealed; key == nil && sealed != nil {
+		if d.opts.OpenSeedKey == nil {
+			return snapshot.Seeds{}, errors.New("the stack's seed key is encrypted and the deployment cannot decrypt it")
+		}
+		var err error
+		if key, err = d.opts.OpenSeedKey(sealed); err != nil {
+			return snapshot.Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
+		}
 	}
-	s := Seeds{Key: key, Generation: d.base.Seeds.Generation + 1}
+	s := snapshot.Seeds{Key: key, Generation: d.base.Seeds.Generation + 1}
 	if len(s.Key) == 0 {
 		s.Key = d.opts.SeedKey
 	}
 	if len(s.Key) == 0 {
 		s.Key = make([]byte, 32)
 		if _, err := rand.Read(s.Key); err != nil {
-			return Seeds{}, err
+			return snapshot.Seeds{}, err
 		}
 	}
-	if err := d.end(JournalEntry{Kind: EntrySeeds, OperationID: d.journal.newOperationID(), Seeds: &s}); err != nil {
-		return Seeds{}, err
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySeeds, OperationID: d.journal.newOperationID(), Seeds: &s}); err != nil {
+		return snapshot.Seeds{}, err
 	}
 	d.seedState = s
 	return s, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // seedLog records the seed of each Check that has no old inputs (a creation
@@ -107,7 +108,7 @@ func TestSeedsAreSecretAndFresh(t *testing.T) {
 // Journals store entry kinds by name, so the names must never change.
 func TestEntryKindNames(t *testing.T) {
 	var got []string
-	for _, k := range []EntryKind{EntryBegin, EntrySuccess, EntryFailure, EntryRefresh, EntryOutputs, EntrySeeds} {
+	for _, k := range []snapshot.EntryKind{snapshot.EntryBegin, snapshot.EntrySuccess, snapshot.EntryFailure, snapshot.EntryRefresh, snapshot.EntryOutputs, snapshot.EntrySeeds} {
 		got = append(got, k.String())
 	}
 	equal(t, "names", got, []string{"begin", "success", "failure", "refresh", "outputs", "seeds"})

@@ -3,6 +3,8 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -458,7 +460,7 @@ func (d *deployment) dependentReplacements(ctx context.Context, root *resource.S
 			replace = true
 		} else {
 			var keys []string
-			for _, k := range sortedKeys(r.PropertyDependencies) {
+			for _, k := range slices.Sorted(maps.Keys(r.PropertyDependencies)) {
 				for _, u := range r.PropertyDependencies[k] {
 					if replacing[u] {
 						keys = append(keys, k)

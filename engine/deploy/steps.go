@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // step is one action on one resource.
@@ -89,6 +90,8 @@ func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
 func (d *deployment) skip(s *step) { d.emitStep(StepSkipped, s, nil, 0) }
 
 func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
+	d.learn(s.old)
+	d.learn(s.new)
 	if d.opts.Events == nil {
 		return
 	}
@@ -116,18 +119,24 @@ func (s *step) pendingReplaceOnly() bool {
 	return s.op == OpRemovePendingReplace
 }
 
-// begin journals that a step that calls a provider is about to start its
-// operation; until the step ends, the operation is pending.
+// begin waits for the stack's secrets to be verified if the step changes
+// something, then journals that a step that calls a provider is about to
+// start its operation; until the step ends, the operation is pending.
 func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, err error) {
 	id = d.journal.newOperationID()
+	if !d.opts.DryRun && mutates(typ) {
+		if err := d.secretsVerified(); err != nil {
+			return id, err
+		}
+	}
 	if !s.callsProvider() || d.opts.DryRun {
 		return id, nil
 	}
-	return id, d.journal.append(JournalEntry{Kind: EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
+	return id, d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
 }
 
 // end journals the step's outcome (in memory only, during a preview).
-func (d *deployment) end(e JournalEntry) error { return d.journal.append(e) }
+func (d *deployment) end(e snapshot.JournalEntry) error { return d.journal.append(e) }
 
 func (d *deployment) baseIdx(s *resource.State) *int {
 	if s == nil {
@@ -178,7 +187,7 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 	}
 	s.new = n
 	id := d.journal.newOperationID()
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	return stepResult{state: n, opID: id, stables: s.stables}, nil
@@ -219,10 +228,11 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
 		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = resource.Map{}
 	}
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n}
 	if s.markOldDelete {
 		e.MarkDeleteOld = d.baseIdx(s.old)
 		d.mu.Lock()
@@ -252,7 +262,7 @@ func (d *deployment) failed_(id int64, err error) error {
 	if errors.Is(err, provider.ErrOutcomeUnknown) {
 		return err
 	}
-	if jerr := d.end(JournalEntry{Kind: EntryFailure, OperationID: id}); jerr != nil {
+	if jerr := d.end(snapshot.JournalEntry{Kind: snapshot.EntryFailure, OperationID: id}); jerr != nil {
 		return errors.Join(err, jerr)
 	}
 	return err
@@ -291,10 +301,11 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			n.InitErrors = nil
 		}
 		n.Outputs = secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+		d.learnOutputs(n)
 	default:
 		n.Outputs = s.old.Outputs
 	}
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	if initErr != nil {
@@ -316,7 +327,7 @@ func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 			return d.failed_(id, err)
 		}
 	}
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id}
 	if s.pendingReplace {
 		e.PendingReplacementOld = d.baseIdx(o)
 	} else {
@@ -345,7 +356,7 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 	} else {
 		n.Created = now()
 	}
-	if err := d.end(JournalEntry{Kind: EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
+	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}
 	return stepResult{state: n, opID: id}, nil
@@ -405,7 +416,7 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
 	}
 	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
-	e := JournalEntry{Kind: EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
 	if err := d.end(e); err != nil {
 		return stepResult{}, err
 	}

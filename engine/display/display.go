@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/secrets"
 )
 
 // repaintInterval is how often the interactive tree is drawn again.
@@ -48,7 +49,10 @@ func newDisplay(opts Options, now func() time.Time) *Display {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	d := &Display{run: newRun(opts, now), out: &errWriter{w: opts.Out}, stop: make(chan struct{})}
+	if opts.ShowSecrets {
+		opts.Masker = nil
+	}
+	d := &Display{run: newRun(opts, now), out: &errWriter{w: opts.Masker.Writer(opts.Out)}, stop: make(chan struct{})}
 	p := painter(opts.Color)
 	switch {
 	case opts.JSON:
@@ -75,8 +79,29 @@ func (d *Display) Handle(e deploy.Event) {
 	if d.closed {
 		return
 	}
+	e = mask(e, d.run.opts.Masker)
 	d.run.record(e)
 	d.render.event(e)
+}
+
+// mask returns e with the secrets m knows masked in its texts, so that a
+// line cut to the terminal's width shows no part of one.
+func mask(e deploy.Event, m *secrets.Masker) deploy.Event {
+	if m == nil {
+		return e
+	}
+	switch x := e.(type) {
+	case deploy.StepEvent:
+		x.Error = m.Mask(x.Error)
+		return x
+	case deploy.DiagEvent:
+		x.Message = m.Mask(x.Message)
+		return x
+	case deploy.SummaryEvent:
+		x.Error = m.Mask(x.Error)
+		return x
+	}
+	return e
 }
 
 // Close stops repainting and writes the final output: the last rendering

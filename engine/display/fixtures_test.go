@@ -5,6 +5,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // The stack every fixture deploys to.
@@ -204,7 +205,7 @@ func fxUpdate() []deploy.Event {
 // fxSnapshot is a stack with a provider, a component with a child, and
 // resources depending on each other; the resource pending deletion is left
 // out of graphs.
-func fxSnapshot() *deploy.Snapshot {
+func fxSnapshot() *snapshot.Snapshot {
 	root := fxState(fxRoot, "", nil)
 	prov := &resource.State{URN: fxProvider, Type: fxProvider.Type(), Custom: true, ID: "prov-1", Parent: fxRoot}
 	pass := fxState(fxPassword, fxRoot, nil)
@@ -221,7 +222,7 @@ func fxSnapshot() *deploy.Snapshot {
 	odd := resource.NewURN(fxStack, fxProject, "", "aws:s3/bucket:Bucket", `say "hi" <now> & #1`)
 	quoted := fxState(odd, fxRoot, nil)
 	quoted.Dependencies = []resource.URN{fxAssets}
-	return &deploy.Snapshot{Resources: []*resource.State{root, prov, pass, assets, server, web, oldDB, db, quoted}}
+	return &snapshot.Snapshot{Resources: []*resource.State{root, prov, pass, assets, server, web, oldDB, db, quoted}}
 }
 
 // fxRefresh is a refresh that finds one resource changed, one gone and one

@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // edgeKind is why one resource points at another.
@@ -97,7 +97,7 @@ func (g *graph) references(s *resource.State, to int, keep func(from resource.UR
 
 // snapshotGraph is the graph of a snapshot's live resources (those pending
 // deletion are left out), in the snapshot's order.
-func snapshotGraph(snap *deploy.Snapshot) *graph {
+func snapshotGraph(snap *snapshot.Snapshot) *graph {
 	g := newGraph()
 	if snap == nil {
 		return g
@@ -121,20 +121,20 @@ func snapshotGraph(snap *deploy.Snapshot) *graph {
 // the resources that depend on it (solid), to its children (dashed) and, for
 // a provider, to the resources it serves (dotted). The output is the same for
 // the same snapshot.
-func WriteDOT(w io.Writer, snap *deploy.Snapshot) error {
+func WriteDOT(w io.Writer, snap *snapshot.Snapshot) error {
 	_, err := io.WriteString(w, snapshotGraph(snap).dot(stackName(snap)))
 	return err
 }
 
 // WriteMermaid writes a snapshot's dependency graph as a Mermaid flowchart,
 // with the nodes and edges of WriteDOT.
-func WriteMermaid(w io.Writer, snap *deploy.Snapshot) error {
+func WriteMermaid(w io.Writer, snap *snapshot.Snapshot) error {
 	_, err := io.WriteString(w, snapshotGraph(snap).mermaid(nil))
 	return err
 }
 
 // stackName is the name of a snapshot's stack resource, or "stack".
-func stackName(snap *deploy.Snapshot) string {
+func stackName(snap *snapshot.Snapshot) string {
 	if root := snap.Root(); root != nil {
 		return root.URN.Name()
 	}

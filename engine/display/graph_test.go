@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 func TestGraphGolden(t *testing.T) {
 	tests := []struct {
 		name  string
-		write func(*strings.Builder, *deploy.Snapshot) error
+		write func(*strings.Builder, *snapshot.Snapshot) error
 	}{
-		{"graph.dot", func(b *strings.Builder, s *deploy.Snapshot) error { return WriteDOT(b, s) }},
-		{"graph.mermaid", func(b *strings.Builder, s *deploy.Snapshot) error { return WriteMermaid(b, s) }},
+		{"graph.dot", func(b *strings.Builder, s *snapshot.Snapshot) error { return WriteDOT(b, s) }},
+		{"graph.mermaid", func(b *strings.Builder, s *snapshot.Snapshot) error { return WriteMermaid(b, s) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,10 @@
 package display
 
-import "io"
+import (
+	"io"
+
+	"github.com/cairn-iac/cairn/engine/secrets"
+)
 
 // Operation names what a deployment does, for the header.
 type Operation string
@@ -33,6 +37,10 @@ type Options struct {
 	ShowSames bool
 	// ShowSecrets shows secret values instead of "[secret]".
 	ShowSecrets bool
+	// Masker, unless ShowSecrets, replaces the secrets it knows with
+	// "[secret]" in everything the display writes: diagnostics, errors and
+	// values that hold a secret without being marked as one.
+	Masker *secrets.Masker
 	// JSON writes one JSON document (a PreviewDigest) when the display is
 	// closed.
 	JSON bool

@@ -3,6 +3,7 @@ package resource
 import (
 	"encoding/json"
 	"reflect"
+	"sort"
 	"testing"
 	"time"
 )
@@ -174,6 +175,21 @@ func TestValueSecretsAndUnknowns(t *testing.T) {
 	}
 	if !(Map{"a": Null}).Equal(Map{}) {
 		t.Errorf("a null property must equal a missing one")
+	}
+}
+
+func TestSecretStrings(t *testing.T) {
+	m := Map{
+		"plain":  String("visible"),
+		"secret": MakeSecret(FromGo(map[string]any{"k": "a", "n": 1.0, "l": []any{"b"}})),
+		"output": NewOutput(Output{Element: String("c"), Known: true, Secret: true}),
+		"open":   NewOutput(Output{Element: Array(String("visible"), MakeSecret(String("d"))), Known: true}),
+	}
+	var got []string
+	m.SecretStrings(func(s string) { got = append(got, s) })
+	sort.Strings(got)
+	if want := []string{"a", "b", "c", "d"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SecretStrings = %q, want %q", got, want)
 	}
 }
 

@@ -280,6 +280,38 @@ func (m Map) ContainsSecrets() bool {
 	return false
 }
 
+// SecretStrings calls f with every string inside a secret in v (the
+// strings a display must not show).
+func (v Value) SecretStrings(f func(string)) { v.secretStrings(false, f) }
+
+// SecretStrings calls f with every string inside a secret in m.
+func (m Map) SecretStrings(f func(string)) {
+	for _, e := range m {
+		e.secretStrings(false, f)
+	}
+}
+
+func (v Value) secretStrings(in bool, f func(string)) {
+	switch x := v.v.(type) {
+	case string:
+		if in {
+			f(x)
+		}
+	case []Value:
+		for _, e := range x {
+			e.secretStrings(in, f)
+		}
+	case Map:
+		for _, e := range x {
+			e.secretStrings(in, f)
+		}
+	case *secret:
+		x.element.secretStrings(true, f)
+	case *Output:
+		x.Element.secretStrings(in || x.Secret, f)
+	}
+}
+
 // Equal reports whether v and w are the same value. Secrets equal secrets of
 // equal elements; unknowns equal only unknowns; assets and archives compare by
 // hash when both have one.

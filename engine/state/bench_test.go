@@ -5,17 +5,17 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // benchSnapshot is a stack of n resources shaped like random:RandomString's:
 // a secret seed among the inputs, a dozen scalar outputs.
-func benchSnapshot(n int) *deploy.Snapshot {
+func benchSnapshot(n int) *snapshot.Snapshot {
 	const typ = "random:index/randomString:RandomString"
 	prov := resource.NewURN("dev", "proj", "", "pulumi:providers:random", "default")
-	snap := &deploy.Snapshot{Resources: []*resource.State{
+	snap := &snapshot.Snapshot{Resources: []*resource.State{
 		{URN: stackURN, Type: resource.RootStackType},
 		{URN: prov, Type: "pulumi:providers:random", Custom: true, ID: "prov-id", Parent: stackURN},
 	}}
@@ -72,7 +72,7 @@ func BenchmarkCheckpointDecode(b *testing.B) {
 // backend appends it.
 func BenchmarkJournalEntryEncode(b *testing.B) {
 	st := benchSnapshot(1).Resources[2]
-	e := deploy.JournalEntry{Kind: deploy.EntrySuccess, Sequence: 7, OperationID: 7, State: st}
+	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, Sequence: 7, OperationID: 7, State: st}
 	for b.Loop() {
 		je, err := benchEncoder.JournalEntry(e)
 		if err != nil {

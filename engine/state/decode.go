@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Decoder reads engine state written in the checkpoint format, by Cairn or
@@ -24,12 +24,12 @@ func NewDecoder(sm secrets.Manager) *Decoder { return &Decoder{secrets: sm} }
 
 // Deployment decodes a deployment into a snapshot. It checks the manifest
 // magic and the shape of each resource, not the snapshot's integrity.
-func (d *Decoder) Deployment(dep *DeploymentV3) (*deploy.Snapshot, error) {
+func (d *Decoder) Deployment(dep *DeploymentV3) (*snapshot.Snapshot, error) {
 	if err := CheckManifest(dep.Manifest); err != nil {
 		return nil, err
 	}
 	values := d.values(dep.SecretsProviders)
-	snap := &deploy.Snapshot{}
+	snap := &snapshot.Snapshot{}
 	for i := range dep.Resources {
 		r, err := decodeResource(&dep.Resources[i], values)
 		if err != nil {
@@ -44,11 +44,7 @@ func (d *Decoder) Deployment(dep *DeploymentV3) (*deploy.Snapshot, error) {
 		}
 		snap.PendingOperations = append(snap.PendingOperations, op)
 	}
-	seeds, err := decodeSeeds(dep.Metadata.Seeds, values, dep.SecretsProviders)
-	if err != nil {
-		return nil, err
-	}
-	snap.Seeds = seeds
+	snap.Seeds = decodeSeeds(dep.Metadata.Seeds, dep.SecretsProviders)
 	return snap, nil
 }
 

@@ -8,9 +8,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // EncodeOptions say how engine state is written.
@@ -39,9 +39,9 @@ func NewEncoder(opts EncodeOptions) *Encoder { return &Encoder{opts: opts} }
 // Deployment encodes a snapshot and returns it with the deployment version
 // and the features it needs (DeploymentVersionFeatures and a list, or
 // DeploymentVersion and none).
-func (e *Encoder) Deployment(snap *deploy.Snapshot) (*DeploymentV3, int, []string, error) {
+func (e *Encoder) Deployment(snap *snapshot.Snapshot) (*DeploymentV3, int, []string, error) {
 	if snap == nil {
-		snap = &deploy.Snapshot{}
+		snap = &snapshot.Snapshot{}
 	}
 	t := e.opts.Time
 	if t.IsZero() {
@@ -86,7 +86,7 @@ func (e *Encoder) Deployment(snap *deploy.Snapshot) (*DeploymentV3, int, []strin
 }
 
 // UntypedDeployment encodes a snapshot in the export form.
-func (e *Encoder) UntypedDeployment(snap *deploy.Snapshot) (*UntypedDeployment, error) {
+func (e *Encoder) UntypedDeployment(snap *snapshot.Snapshot) (*UntypedDeployment, error) {
 	d, version, features, err := e.Deployment(snap)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (e *Encoder) UntypedDeployment(snap *deploy.Snapshot) (*UntypedDeployment, 
 // Checkpoint encodes a snapshot in the stored form, as JSON indented like
 // the anchor's DIY files. A nil snapshot gives a checkpoint with no
 // deployment, a stack that has never been operated on.
-func (e *Encoder) Checkpoint(stack string, snap *deploy.Snapshot) ([]byte, error) {
+func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, error) {
 	chk := CheckpointV3{Stack: stack}
 	version, features := DeploymentVersion, []string(nil)
 	if snap != nil {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -43,6 +44,8 @@ func checkVersion(version int, features []string) error {
 	switch {
 	case version > DeploymentVersionFeatures:
 		return fmt.Errorf("this stack's deployment has version %d, newer than Cairn reads (%d); upgrade Cairn", version, DeploymentVersionFeatures)
+	case version == 0:
+		return errors.New("it has no version: it is not a Pulumi checkpoint, or it is corrupt")
 	case version < DeploymentVersion:
 		return fmt.Errorf("this stack's deployment has version %d, older than Cairn reads (%d); "+
 			"run any operation on it with `pulumi` to upgrade it, then export it again", version, DeploymentVersion)

@@ -8,9 +8,9 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // b64Manager is the anchor's test secrets provider "b64": ciphertexts are
@@ -83,7 +83,7 @@ func allValues() resource.Map {
 }
 
 // fullSnapshot uses every field of a resource state and a pending operation.
-func fullSnapshot() *deploy.Snapshot {
+func fullSnapshot() *snapshot.Snapshot {
 	created, modified := fixedTime, fixedTime.Add(time.Hour)
 	root := &resource.State{URN: stackURN, Type: resource.RootStackType, Inputs: resource.Map{},
 		Outputs: resource.Map{"url": resource.String("https://example.com"), "password": resource.MakeSecret(resource.String("pw"))}}
@@ -124,7 +124,7 @@ func fullSnapshot() *deploy.Snapshot {
 		PendingReplacement: true, Parent: stackURN, Provider: providerRef, Inputs: resource.Map{}, Outputs: resource.Map{}}
 	creating := &resource.State{URN: urn("aws:s3/bucket:Bucket", "new"), Type: "aws:s3/bucket:Bucket", Custom: true,
 		Parent: stackURN, Provider: providerRef, Inputs: resource.Map{"acl": resource.MakeSecret(resource.String("public"))}, Outputs: resource.Map{}}
-	return &deploy.Snapshot{
+	return &snapshot.Snapshot{
 		Resources: []*resource.State{root, prov, base, full, old, read, replaced},
 		PendingOperations: []resource.Operation{
 			{Resource: creating, Type: resource.OpCreating},
@@ -134,7 +134,7 @@ func fullSnapshot() *deploy.Snapshot {
 }
 
 // diffSnapshots describes how two snapshots differ, or returns "".
-func diffSnapshots(got, want *deploy.Snapshot) string {
+func diffSnapshots(got, want *snapshot.Snapshot) string {
 	if len(got.Resources) != len(want.Resources) {
 		return fmt.Sprintf("%d resources, want %d", len(got.Resources), len(want.Resources))
 	}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -42,11 +42,11 @@ func testEncoder(showSecrets bool) *state.Encoder {
 func TestCheckpointGolden(t *testing.T) {
 	tests := []struct {
 		file        string
-		snap        *deploy.Snapshot
+		snap        *snapshot.Snapshot
 		wantVersion int
 	}{
 		{"checkpoint-full.json", fullSnapshot(), 4},
-		{"checkpoint-plain.json", &deploy.Snapshot{Resources: fullSnapshot().Resources[:3]}, 3},
+		{"checkpoint-plain.json", &snapshot.Snapshot{Resources: fullSnapshot().Resources[:3]}, 3},
 		{"checkpoint-empty.json", nil, 3},
 	}
 	for _, tt := range tests {

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// JournalEntryV1 is the stored form of a deploy.JournalEntry: one record of
+// JournalEntryV1 is the stored form of a snapshot.JournalEntry: one record of
 // a step beginning or ending. Base resources are named by their index in the
 // snapshot the operation started from, resources the operation added by the
 // operation ID of the entry that added them.
@@ -26,9 +26,9 @@ type JournalEntryV1 struct {
 }
 
 // entryKinds are the kinds of journal entries, found by their stored names.
-var entryKinds = []deploy.EntryKind{deploy.EntryBegin, deploy.EntrySuccess, deploy.EntryFailure, deploy.EntryRefresh, deploy.EntryOutputs, deploy.EntrySeeds}
+var entryKinds = []snapshot.EntryKind{snapshot.EntryBegin, snapshot.EntrySuccess, snapshot.EntryFailure, snapshot.EntryRefresh, snapshot.EntryOutputs, snapshot.EntrySeeds}
 
-func parseEntryKind(name string) (deploy.EntryKind, bool) {
+func parseEntryKind(name string) (snapshot.EntryKind, bool) {
 	for _, k := range entryKinds {
 		if k.String() == name {
 			return k, true
@@ -39,7 +39,7 @@ func parseEntryKind(name string) (deploy.EntryKind, bool) {
 
 // JournalEntry encodes a journal entry; its states are encoded as in a
 // checkpoint, secrets encrypted.
-func (e *Encoder) JournalEntry(je deploy.JournalEntry) (*JournalEntryV1, error) {
+func (e *Encoder) JournalEntry(je snapshot.JournalEntry) (*JournalEntryV1, error) {
 	out := &JournalEntryV1{
 		Kind:                  je.Kind.String(),
 		Sequence:              je.Sequence,
@@ -71,12 +71,12 @@ func (e *Encoder) JournalEntry(je deploy.JournalEntry) (*JournalEntryV1, error) 
 
 // JournalEntry decodes a journal entry whose secrets were encrypted by the
 // secrets provider sp (nil: d's manager).
-func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (deploy.JournalEntry, error) {
+func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (snapshot.JournalEntry, error) {
 	kind, ok := parseEntryKind(je.Kind)
 	if !ok {
-		return deploy.JournalEntry{}, fmt.Errorf("journal entry %d has unknown kind %q", je.Sequence, je.Kind)
+		return snapshot.JournalEntry{}, fmt.Errorf("journal entry %d has unknown kind %q", je.Sequence, je.Kind)
 	}
-	out := deploy.JournalEntry{
+	out := snapshot.JournalEntry{
 		Kind:                  kind,
 		Sequence:              je.Sequence,
 		OperationID:           je.OperationID,
@@ -89,21 +89,18 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (depl
 	var err error
 	if je.State != nil {
 		if out.State, err = d.Resource(je.State, sp); err != nil {
-			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
+			return snapshot.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
 		}
 	}
 	if je.Operation != nil {
 		op, err := d.Operation(je.Operation, sp)
 		if err != nil {
-			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
+			return snapshot.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
 		}
 		out.Operation = &op
 	}
 	if je.Seeds != nil {
-		seeds, err := decodeSeeds(je.Seeds, d.values(sp), sp)
-		if err != nil {
-			return deploy.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
-		}
+		seeds := decodeSeeds(je.Seeds, sp)
 		out.Seeds = &seeds
 	}
 	return out, nil
@@ -114,10 +111,10 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (depl
 // snapshot they lead to. Completed steps are kept; steps that began and did
 // not end become pending operations; of the base's pending operations only
 // the creates are kept, as after any operation.
-func Replay(base *deploy.Snapshot, entries []deploy.JournalEntry) *deploy.Snapshot {
-	sorted := append([]deploy.JournalEntry(nil), entries...)
+func Replay(base *snapshot.Snapshot, entries []snapshot.JournalEntry) *snapshot.Snapshot {
+	sorted := append([]snapshot.JournalEntry(nil), entries...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Sequence < sorted[j].Sequence })
-	b := deploy.NewBuilder(base, deploy.KeepPendingCreates)
+	b := snapshot.NewBuilder(base, snapshot.KeepPendingCreates)
 	for _, e := range sorted {
 		b.Apply(e)
 	}

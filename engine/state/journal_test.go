@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -14,12 +14,12 @@ func int64p(i int64) *int64 { return &i }
 
 func TestJournalEntryRoundTrip(t *testing.T) {
 	full := fullSnapshot().Resources[3]
-	tests := []deploy.JournalEntry{
-		{Kind: deploy.EntryBegin, Sequence: 1, OperationID: 7, Operation: &resource.Operation{Resource: full, Type: resource.OpCreating}},
-		{Kind: deploy.EntrySuccess, Sequence: 2, OperationID: 7, State: full, RemoveOld: intp(3), MarkDeleteOld: intp(4), PendingReplacementOld: intp(5), RemoveNew: int64p(2)},
-		{Kind: deploy.EntryFailure, Sequence: 3, OperationID: 8},
-		{Kind: deploy.EntryRefresh, Sequence: 4, OperationID: 9, RemoveOld: intp(0)},
-		{Kind: deploy.EntryOutputs, Sequence: 5, OperationID: 7, TargetNew: int64p(7), State: full},
+	tests := []snapshot.JournalEntry{
+		{Kind: snapshot.EntryBegin, Sequence: 1, OperationID: 7, Operation: &resource.Operation{Resource: full, Type: resource.OpCreating}},
+		{Kind: snapshot.EntrySuccess, Sequence: 2, OperationID: 7, State: full, RemoveOld: intp(3), MarkDeleteOld: intp(4), PendingReplacementOld: intp(5), RemoveNew: int64p(2)},
+		{Kind: snapshot.EntryFailure, Sequence: 3, OperationID: 8},
+		{Kind: snapshot.EntryRefresh, Sequence: 4, OperationID: 9, RemoveOld: intp(0)},
+		{Kind: snapshot.EntryOutputs, Sequence: 5, OperationID: 7, TargetNew: int64p(7), State: full},
 	}
 	for _, want := range tests {
 		je, err := testEncoder(false).JournalEntry(want)
@@ -61,7 +61,7 @@ func TestReplay(t *testing.T) {
 	a := &resource.State{URN: urn("pkg:index:T", "a"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
 	b := &resource.State{URN: urn("pkg:index:T", "b"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
 	c := &resource.State{URN: urn("pkg:index:T", "c"), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
-	base := &deploy.Snapshot{
+	base := &snapshot.Snapshot{
 		Resources: []*resource.State{a},
 		PendingOperations: []resource.Operation{
 			{Resource: c, Type: resource.OpCreating}, // kept until a refresh resolves it
@@ -69,10 +69,10 @@ func TestReplay(t *testing.T) {
 		},
 	}
 	// Given out of order: b was created, a's delete began and never ended.
-	entries := []deploy.JournalEntry{
-		{Kind: deploy.EntryBegin, Sequence: 3, OperationID: 2, Operation: &resource.Operation{Resource: a, Type: resource.OpDeleting}},
-		{Kind: deploy.EntrySuccess, Sequence: 2, OperationID: 1, State: b},
-		{Kind: deploy.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: b, Type: resource.OpCreating}},
+	entries := []snapshot.JournalEntry{
+		{Kind: snapshot.EntryBegin, Sequence: 3, OperationID: 2, Operation: &resource.Operation{Resource: a, Type: resource.OpDeleting}},
+		{Kind: snapshot.EntrySuccess, Sequence: 2, OperationID: 1, State: b},
+		{Kind: snapshot.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: b, Type: resource.OpCreating}},
 	}
 	got := state.Replay(base, entries)
 	var urns []string

@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// SeedsV1 is the stored form of deploy.Seeds, Cairn's own (the anchor
+// SeedsV1 is the stored form of snapshot.Seeds, Cairn's own (the anchor
 // ignores it): the key as a secret value, so it is encrypted like any other,
 // and the generation.
 type SeedsV1 struct {
@@ -21,18 +20,22 @@ type SeedsV1 struct {
 	Generation int64 `json:"generation"`
 }
 
-// encodeSeeds writes the seed state; nil when there is none. Without a
+// encodeSeeds writes the seed state; nil when there is none. A key still
+// sealed by sm's secrets provider is written back as it was. Without a
 // secrets manager the key is left out: the stack cannot hold secrets (nor
 // the random seeds providers keep as secrets), and the engine makes a new
 // key when it next needs one.
-func encodeSeeds(s deploy.Seeds, values *valueEncoder, sm secrets.Manager) (*SeedsV1, error) {
+func encodeSeeds(s snapshot.Seeds, values *valueEncoder, sm secrets.Manager) (*SeedsV1, error) {
 	if sk := s.Sealed; len(s.Key) == 0 && sk != nil && sm != nil && !values.showSecrets &&
 		sk.Provider == sm.Type() && sk.ProviderState == compact(sm.State()) {
 		return &SeedsV1{Generation: s.Generation, Key: sk.Value}, nil
 	}
-	raw, err := s.Bytes()
-	if err != nil {
-		return nil, fmt.Errorf("the stack's seed key: %w", err)
+	raw := s.Key
+	if len(raw) == 0 && s.Sealed != nil {
+		var err error
+		if raw, err = NewDecoder(sm).SeedKey(s.Sealed); err != nil {
+			return nil, fmt.Errorf("the stack's seed key: %w", err)
+		}
 	}
 	if s.Generation == 0 && len(raw) == 0 {
 		return nil, nil
@@ -49,35 +52,41 @@ func encodeSeeds(s deploy.Seeds, values *valueEncoder, sm secrets.Manager) (*See
 	return out, nil
 }
 
-// decodeSeeds reads the seed state, sealed by sp. The key is decrypted when
-// first asked for (Seeds.Open); one that cannot be for want of a secrets
-// manager is none, as when it was written without one.
-func decodeSeeds(sv *SeedsV1, values *valueDecoder, sp *SecretsProvidersV1) (deploy.Seeds, error) {
+// decodeSeeds reads the seed state, sealed by sp, leaving the key sealed:
+// SeedKey decrypts it when it is needed.
+func decodeSeeds(sv *SeedsV1, sp *SecretsProvidersV1) snapshot.Seeds {
 	if sv == nil {
-		return deploy.Seeds{}, nil
+		return snapshot.Seeds{}
 	}
-	out := deploy.Seeds{Generation: sv.Generation}
-	if sv.Key == nil {
-		return out, nil
+	out := snapshot.Seeds{Generation: sv.Generation}
+	if sv.Key != nil {
+		out.Sealed = &snapshot.SealedKey{Value: sv.Key}
+		if sp != nil {
+			out.Sealed.Provider, out.Sealed.ProviderState = sp.Type, compact(sp.State)
+		}
 	}
-	if sp != nil {
-		out.Sealed = &deploy.SealedKey{Value: sv.Key, Provider: sp.Type, ProviderState: compact(sp.State)}
+	return out
+}
+
+// SeedKey decrypts a sealed seed key (deploy.Options.OpenSeedKey). A key
+// that cannot be decrypted for want of a secrets manager is none, as when
+// it was written without one.
+func (d *Decoder) SeedKey(k *snapshot.SealedKey) ([]byte, error) {
+	var sp *SecretsProvidersV1
+	if k.Provider != "" {
+		sp = &SecretsProvidersV1{Type: k.Provider, State: json.RawMessage(k.ProviderState)}
 	}
-	out.Open = sync.OnceValues(func() ([]byte, error) {
-		v, err := values.decodeValue(sv.Key)
-		if errors.Is(err, errNoSecretsManager) {
-			return nil, nil
-		}
-		if err == nil && !v.Unsecret().IsString() {
-			err = errors.New("it is not a string")
-		}
-		var key []byte
-		if err == nil {
-			key, err = hex.DecodeString(v.Unsecret().StringValue())
-		}
-		return key, err
-	})
-	return out, nil
+	v, err := d.values(sp).decodeValue(k.Value)
+	if errors.Is(err, errNoSecretsManager) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !v.Unsecret().IsString() {
+		return nil, errors.New("it is not a string")
+	}
+	return hex.DecodeString(v.Unsecret().StringValue())
 }
 
 // compact returns a secrets provider's state without insignificant space,

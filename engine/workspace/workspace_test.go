@@ -233,3 +233,31 @@ func TestSelectedStack(t *testing.T) {
 		t.Errorf("after unselect: %q", s)
 	}
 }
+
+func TestLooksLikeCredential(t *testing.T) {
+	tests := []struct {
+		key  string
+		path bool
+		want bool
+	}{
+		{"dbPassword", false, true},
+		{"api_key", false, true},
+		{"aws:secretKey", false, true},
+		{"github-token", false, true},
+		{"tls.privateKey", true, true},
+		{"SERVICE_CREDENTIALS", false, true},
+		{"region", false, false},
+		{"aws:region", false, false},
+		{"tokenizer", false, true}, // a false positive costs a warning only
+		{"keyName", false, false},
+	}
+	for _, tt := range tests {
+		k, err := ParseKey("secret", tt.key, tt.path) // the namespace does not count
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := LooksLikeCredential(k); got != tt.want {
+			t.Errorf("LooksLikeCredential(%q) = %v, want %v", tt.key, got, tt.want)
+		}
+	}
+}

@@ -56,9 +56,6 @@ func AssetVal(a *resource.Asset) cty.Value { return cty.CapsuleVal(AssetType, a)
 // ArchiveVal wraps an archive.
 func ArchiveVal(a *resource.Archive) cty.Value { return cty.CapsuleVal(ArchiveType, a) }
 
-// IsSecret reports whether v itself is marked secret.
-func IsSecret(v cty.Value) bool { return v.HasMark(Secret) }
-
 // ResourceObject returns the value of a resource: its outputs plus "urn" and
 // (for custom resources) "id", marked as depending on the resource. An empty
 // or unknown ID is unknown.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Stack runs the programs of a project folder against one stack of the
@@ -19,7 +20,7 @@ type Stack struct {
 	t    *testing.T
 	load Load
 	Dir  string
-	Snap *deploy.Snapshot
+	Snap *snapshot.Snapshot
 }
 
 // NewStack makes a stack whose project is in a new temporary folder.
@@ -38,7 +39,7 @@ func (s *Stack) Write(name, src string) {
 
 // steps runs op and returns its logical steps but sames as "op name",
 // sorted.
-func (s *Stack) steps(op func(deploy.Options, *deploy.Snapshot) (*deploy.Result, error), withProgram bool) []string {
+func (s *Stack) steps(op func(deploy.Options, *snapshot.Snapshot) (*deploy.Result, error), withProgram bool) []string {
 	s.t.Helper()
 	var mu sync.Mutex
 	var steps []string
@@ -68,14 +69,14 @@ func (s *Stack) steps(op func(deploy.Options, *deploy.Snapshot) (*deploy.Result,
 
 // Up updates the stack with the project's program and returns its steps.
 func (s *Stack) Up() []string {
-	return s.steps(func(o deploy.Options, b *deploy.Snapshot) (*deploy.Result, error) {
+	return s.steps(func(o deploy.Options, b *snapshot.Snapshot) (*deploy.Result, error) {
 		return deploy.Update(context.Background(), o, b)
 	}, true)
 }
 
 // Destroy destroys the stack and returns its steps.
 func (s *Stack) Destroy() []string {
-	return s.steps(func(o deploy.Options, b *deploy.Snapshot) (*deploy.Result, error) {
+	return s.steps(func(o deploy.Options, b *snapshot.Snapshot) (*deploy.Result, error) {
 		return deploy.Destroy(context.Background(), o, b)
 	}, false)
 }

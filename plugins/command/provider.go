@@ -205,5 +205,32 @@ func (p *Provider) apply(ctx context.Context, s step) (resource.Map, error) {
 			outputs[k] = v
 		}
 	}
+	if s.secretOutput() {
+		for _, k := range []string{"stdout", "stderr"} {
+			if v, ok := outputs[k]; ok {
+				outputs[k] = resource.MakeSecret(v)
+			}
+		}
+	}
 	return outputs, nil
+}
+
+// runInputs are the inputs that reach the command's process: its text,
+// interpreter, directory, environment and standard input.
+var runInputs = []string{"create", "update", "delete", "interpreter", "dir", "environment", "stdin"}
+
+// secretOutput reports whether what the command prints derives from a
+// secret: an input that reaches its process, or the previous output it
+// gets in its environment. Its stdout and stderr are then secret, as the
+// output of a secret input is.
+func (s step) secretOutput() bool {
+	for _, k := range runInputs {
+		if s.inputs[k].ContainsSecrets() {
+			return true
+		}
+	}
+	if add, ok := props.Bool(s.inputs, "addPreviousOutputInEnv"); add || !ok {
+		return s.previous["stdout"].ContainsSecrets() || s.previous["stderr"].ContainsSecrets()
+	}
+	return false
 }

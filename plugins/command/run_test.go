@@ -47,10 +47,11 @@ func TestCreate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := resp.Outputs["stdout"]; !got.Equal(resource.String(tt.wantStdout)) {
+			// A secret command's output is secret (TestSecretInSecretOut).
+			if got := resp.Outputs["stdout"].Unsecret(); !got.Equal(resource.String(tt.wantStdout)) {
 				t.Errorf("stdout = %v, want %q", got, tt.wantStdout)
 			}
-			if got := resp.Outputs["stderr"]; !got.Equal(resource.String(tt.wantStderr)) {
+			if got := resp.Outputs["stderr"].Unsecret(); !got.Equal(resource.String(tt.wantStderr)) {
 				t.Errorf("stderr = %v, want %q", got, tt.wantStderr)
 			}
 			if !strings.HasPrefix(string(resp.ID), "cmd") || len(resp.ID) != len("cmd")+8 {

@@ -42,8 +42,10 @@ func (p *Plugin) Configure(ctx context.Context, req provider.ConfigureRequest) (
 	if err != nil {
 		return provider.ConfigureResponse{}, err
 	}
-	wire := &pulumirpc.ConfigureRequest{Args: args, Variables: vars, AcceptSecrets: true, AcceptResources: true,
+	wire := &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true,
 		SendsOldInputs: true, SendsOldInputsToDelete: true}
+	//lint:ignore SA1019 providers that predate Args read the variables, which Pulumi's engine still sends
+	wire.Variables = vars
 	if req.URN != "" {
 		urn, name, typ, id := string(req.URN), req.Name, req.Type, string(req.ID)
 		wire.Urn, wire.Name, wire.Type, wire.Id = &urn, &name, &typ, &id

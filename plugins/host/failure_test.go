@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/plugins/host"
 )
 
@@ -53,7 +54,7 @@ func TestPluginFailuresFailTheirSteps(t *testing.T) {
 				t.Errorf("the error does not name the resource: %v", err)
 			}
 			urn := resource.NewURN(stack, project, resource.RootStackType, itemKV, "x")
-			want := []deploy.EntryKind{deploy.EntryBegin, deploy.EntryFailure}
+			want := []snapshot.EntryKind{snapshot.EntryBegin, snapshot.EntryFailure}
 			if tt.pending {
 				want = want[:1]
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
@@ -112,7 +113,7 @@ func TestLifecycleOverGRPC(t *testing.T) {
 	if err := plugintest.WriteItem(e.cloud, "ext-1", resource.Map{"value": str("imported")}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.run(func(ctx context.Context, o deploy.Options, s *deploy.Snapshot) (*deploy.Result, error) {
+	_, err = e.run(func(ctx context.Context, o deploy.Options, s *snapshot.Snapshot) (*deploy.Result, error) {
 		return deploy.Import(ctx, o, s, []deploy.ImportSpec{{Type: itemKV, Name: "c", ID: "ext-1"}})
 	}, e.options(nil, false))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/plugintest"
@@ -38,7 +39,7 @@ type env struct {
 	cloud    string
 	plugins  string
 	resolver *host.Resolver
-	snap     *deploy.Snapshot
+	snap     *snapshot.Snapshot
 	journal  *recorder
 }
 
@@ -65,7 +66,7 @@ func (e *env) options(prog deploy.Program, dryRun bool) deploy.Options {
 
 // run runs an operation on the current snapshot, keeps its snapshot and
 // checks its integrity.
-func (e *env) run(op func(context.Context, deploy.Options, *deploy.Snapshot) (*deploy.Result, error), opts deploy.Options) (*deploy.Result, error) {
+func (e *env) run(op func(context.Context, deploy.Options, *snapshot.Snapshot) (*deploy.Result, error), opts deploy.Options) (*deploy.Result, error) {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -109,10 +110,10 @@ func (e *env) mustFind(name string) *resource.State {
 // recorder is a journal that keeps its entries.
 type recorder struct {
 	mu      sync.Mutex
-	entries []deploy.JournalEntry
+	entries []snapshot.JournalEntry
 }
 
-func (r *recorder) Append(e deploy.JournalEntry) error {
+func (r *recorder) Append(e snapshot.JournalEntry) error {
 	r.mu.Lock()
 	r.entries = append(r.entries, e)
 	r.mu.Unlock()
@@ -121,13 +122,13 @@ func (r *recorder) Append(e deploy.JournalEntry) error {
 
 // outcome returns the kinds of the entries of the operation that began on
 // urn with typ: a begin entry and the one that ended it.
-func (r *recorder) outcome(urn resource.URN, typ resource.OperationType) []deploy.EntryKind {
+func (r *recorder) outcome(urn resource.URN, typ resource.OperationType) []snapshot.EntryKind {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var op int64 = -1
-	var kinds []deploy.EntryKind
+	var kinds []snapshot.EntryKind
 	for _, e := range r.entries {
-		if e.Kind == deploy.EntryBegin && e.Operation != nil && e.Operation.Resource.URN == urn && e.Operation.Type == typ {
+		if e.Kind == snapshot.EntryBegin && e.Operation != nil && e.Operation.Resource.URN == urn && e.Operation.Type == typ {
 			op, kinds = e.OperationID, append(kinds, e.Kind)
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/locate"
@@ -37,7 +38,7 @@ type env struct {
 	cloud    string
 	dirs     locate.Dirs
 	resolver *host.Resolver
-	snap     *deploy.Snapshot
+	snap     *snapshot.Snapshot
 
 	mu    sync.Mutex
 	diags []deploy.DiagEvent

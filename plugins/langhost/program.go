@@ -126,13 +126,16 @@ func (p *Program) runRequest(info deploy.RunInfo, addr string) (*pulumirpc.RunRe
 	if entry == "" {
 		entry = "."
 	}
-	return &pulumirpc.RunRequest{
-		Project: info.Project, Stack: info.Stack, Organization: info.Organization, Pwd: p.ProgramDirectory, Program: entry,
-		Args: p.Args, Config: config, ConfigSecretKeys: secretKeys, ConfigPropertyMap: configMap,
+	req := &pulumirpc.RunRequest{
+		Project: info.Project, Stack: info.Stack, Organization: info.Organization, Pwd: p.ProgramDirectory,
+		Args: p.Args, Config: config, ConfigSecretKeys: secretKeys,
 		DryRun: info.DryRun, Parallel: int32(info.Parallel), MonitorAddress: addr,
 		Info: &pulumirpc.ProgramInfo{RootDirectory: p.RootDirectory, ProgramDirectory: p.ProgramDirectory,
 			EntryPoint: entry, Options: options},
-	}, nil
+	}
+	//lint:ignore SA1019 language hosts that predate ProgramInfo read these, which Pulumi's engine still sends
+	req.Program, req.ConfigPropertyMap = entry, configMap
+	return req, nil
 }
 
 // failure explains a failed call to the language host.

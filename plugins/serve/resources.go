@@ -62,6 +62,7 @@ func (s *Server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 	inputs := m[0]
 	if req.GetArgs() == nil {
 		inputs = resource.Map{}
+		//lint:ignore SA1019 an engine that predates Args sends only the variables
 		for k, v := range req.GetVariables() {
 			inputs[k[strings.LastIndexByte(k, ':')+1:]] = resource.String(v)
 		}

@@ -60,6 +60,7 @@ func TestMainServesUntilCancelled(t *testing.T) {
 		t.Errorf("Handshake of a provider that negotiates in Configure: %v, want UNIMPLEMENTED", err)
 	}
 	// An engine that sends only the deprecated variables.
+	//lint:ignore SA1019 the deprecated field is what is tested
 	resp, err := client.Configure(ctx, &pulumirpc.ConfigureRequest{Variables: map[string]string{
 		"kv:config:dir": t.TempDir(), "kv:config:acceptSecrets": "yes"}})
 	if err != nil || !resp.GetAcceptSecrets() || !resp.GetSupportsPreview() {

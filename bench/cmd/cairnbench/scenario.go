@@ -95,6 +95,9 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 		phaseUpdate:     up,
 		phaseDestroy:    destroy,
 	}
+	if _, err := run.run("stack", "init", "dev", "--non-interactive"); err != nil {
+		return out, 0, err
+	}
 	var size int64
 	for p, args := range steps {
 		if p == phaseUpdate {

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -33,7 +34,7 @@ func up(t *testing.T, b backend.Backend, ref backend.StackRef, p *effects, n int
 }
 
 // names lists a snapshot's resources as "name=id".
-func names(snap *deploy.Snapshot) string {
+func names(snap *snapshot.Snapshot) string {
 	var out []string
 	for _, r := range snap.Resources {
 		out = append(out, r.URN.Name()+"="+string(r.ID))
@@ -141,8 +142,50 @@ func TestHistoryAndBackups(t *testing.T) {
 		t.Errorf("the last record is %+v, want version 3 with the error", history[0])
 	}
 	backups, _ := filepath.Glob(stackPath(b, "backups", "proj", "dev", "dev.*.json"))
-	if len(backups) != 3 {
-		t.Errorf("%d backups, want one per operation (3)", len(backups))
+	if len(backups) != 4 {
+		t.Errorf("%d backups, want the state before the first operation and one per operation (4)", len(backups))
+	}
+}
+
+// A stack that lost its state file is an error naming the backup to
+// restore, and Restore brings back the state of any version.
+func TestRestore(t *testing.T) {
+	ctx := context.Background()
+	b, ref, _ := newStack(t)
+	p := &effects{dir: t.TempDir()}
+	up(t, b, ref, p, 2)
+	first, _ := b.Export(ctx, ref, backend.ExportOptions{})
+	up(t, b, ref, p, 4)
+	last, _ := b.Export(ctx, ref, backend.ExportOptions{})
+	path := stackPath(b, "stacks", "proj", "dev.json")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.Snapshot(ctx, ref, nil)
+	if err == nil || !strings.Contains(err.Error(), "is missing") || !strings.Contains(err.Error(), "version 2 (") {
+		t.Fatalf("Snapshot of a stack without its state file = %v, want an error naming the backup of version 2", err)
+	}
+	if err := b.CreateStack(ctx, ref); err == nil {
+		t.Error("CreateStack over a stack that lost its state succeeded")
+	}
+	if v, err := b.Restore(ctx, ref, 0); v != 2 || err != nil {
+		t.Fatalf("Restore(0) = %d, %v; want version 2", v, err)
+	}
+	if got, _ := b.Export(ctx, ref, backend.ExportOptions{}); string(got.Deployment) != string(last.Deployment) {
+		t.Error("Restore(0) did not bring back the last state")
+	}
+	if v, err := b.Restore(ctx, ref, 1); v != 1 || err != nil {
+		t.Fatalf("Restore(1) = %d, %v; want version 1", v, err)
+	}
+	if got, _ := b.Export(ctx, ref, backend.ExportOptions{}); string(got.Deployment) != string(first.Deployment) {
+		t.Error("Restore(1) did not bring back the state of version 1")
+	}
+	if _, err := b.Restore(ctx, ref, 9); err == nil || !strings.Contains(err.Error(), "no backup of version 9; it has versions 1, 2, 3") {
+		t.Errorf("Restore(9) = %v, want an error listing the versions", err)
+	}
+	history, _ := b.History(ctx, ref)
+	if len(history) != 4 || !strings.Contains(history[0].Message, "restored the backup version 1") {
+		t.Errorf("history = %+v, want the restores recorded", history)
 	}
 }
 
@@ -186,7 +229,7 @@ func interrupt(t *testing.T, b backend.Backend, ref backend.StackRef, p *effects
 	defer lock.Release()
 	res := engineUpdate(t, ref, op, deploy.Options{Host: p.host(), Program: wideProgram(n, plainProps, nil)})
 	if finish {
-		if err := op.Finish(context.Background(), nil, backend.Summary{Changes: res.Changes}); err != nil {
+		if err := op.Finish(context.Background(), nil, backend.Summary{Changes: res.ResourceChanges()}); err != nil {
 			t.Fatal(err)
 		}
 	}

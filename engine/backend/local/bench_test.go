@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // quiet is the effects provider without side effects, so that what a
@@ -113,7 +114,7 @@ func BenchmarkJournalAppend(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			n := seq.Add(1)
-			if err := j.Append(deploy.JournalEntry{Kind: deploy.EntrySuccess, Sequence: n, OperationID: n, State: st}); err != nil {
+			if err := j.Append(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, Sequence: n, OperationID: n, State: st}); err != nil {
 				b.Error(err)
 				return
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/backend/local"
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // The crash test's child process: the test binary run again with these
@@ -63,7 +64,7 @@ func crashChild(dir, effectsDir, kill string) error {
 	if err != nil {
 		return err
 	}
-	wrap := func(j deploy.Journal) deploy.Journal {
+	wrap := func(j snapshot.Journal) snapshot.Journal {
 		if mode != "journal" {
 			return j
 		}
@@ -76,13 +77,13 @@ func crashChild(dir, effectsDir, kill string) error {
 
 // killingJournal kills the process once its after-th entry is durable.
 type killingJournal struct {
-	deploy.Journal
+	snapshot.Journal
 	n     atomic.Int64
 	after int64
 	die   func()
 }
 
-func (k *killingJournal) Append(e deploy.JournalEntry) error {
+func (k *killingJournal) Append(e snapshot.JournalEntry) error {
 	err := k.Journal.Append(e)
 	if k.n.Add(1) == k.after {
 		k.die()
@@ -189,7 +190,7 @@ func runChild(t *testing.T, stateDir, effectsDir, kill string) bool {
 }
 
 // checkRecovered checks a state recovered after a crash against the world.
-func checkRecovered(t *testing.T, snap *deploy.Snapshot, p *effects) {
+func checkRecovered(t *testing.T, snap *snapshot.Snapshot, p *effects) {
 	t.Helper()
 	if err := snap.VerifyIntegrity(); err != nil {
 		t.Fatalf("the recovered state is invalid: %v", err)
@@ -229,7 +230,7 @@ func checkRecovered(t *testing.T, snap *deploy.Snapshot, p *effects) {
 // resolvePendingCreates runs a refresh that imports the pending creates
 // whose resource exists and clears the others, then checks that the state
 // and the world agree.
-func resolvePendingCreates(t *testing.T, b *local.Backend, p *effects, snap *deploy.Snapshot) {
+func resolvePendingCreates(t *testing.T, b *local.Backend, p *effects, snap *snapshot.Snapshot) {
 	t.Helper()
 	world := p.world(t)
 	imports := map[resource.URN]resource.ID{}
@@ -256,7 +257,7 @@ func resolvePendingCreates(t *testing.T, b *local.Backend, p *effects, snap *dep
 }
 
 // liveThings returns the provider's resources in the state, by name.
-func liveThings(snap *deploy.Snapshot) map[string]resource.ID {
+func liveThings(snap *snapshot.Snapshot) map[string]resource.ID {
 	out := map[string]resource.ID{}
 	for _, r := range snap.Resources {
 		if r.Type == thingType && !r.Delete {

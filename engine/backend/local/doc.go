@@ -17,10 +17,15 @@
 // journal and appends a history record. A journal left by a process that
 // died is replayed by every read and compacted by the next operation.
 //
-// A stack's lock is a file created complete or not at all; a second
-// operation fails at once with a *backend.LockedError naming the holder's
-// pid, host and start time. A lock whose holder was a process of this host
-// that no longer exists is broken with a warning.
+// A stack's lock is a file created complete or not at all, which its holder
+// keeps flocked; a second operation fails at once with a
+// *backend.LockedError naming the holder's pid, host and start time. A lock
+// of this host that no live process holds flocked is broken with a warning;
+// `cairn stack unlock` refuses to break one that is held. The running
+// operation keeps its journal flocked too, so that even if the lock file is
+// removed by hand no other process recovers the journal of a live
+// operation. (Where there is no flock, only `cairn stack unlock` breaks
+// locks.)
 //
 //	warn := func(msg string) { fmt.Fprintln(os.Stderr, "warning:", msg) }
 //	b, err := local.Open("file://~/.cairn/state", local.Options{Warn: warn})

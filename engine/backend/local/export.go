@@ -21,8 +21,11 @@ func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend
 	}
 	if s.journal == nil && !opts.ShowSecrets {
 		u, err := state.ExportCheckpoint(s.data)
-		if err != nil || u != nil {
-			return u, err
+		if err != nil {
+			return nil, b.unreadable(ref, s.path, err)
+		}
+		if u != nil {
+			return u, nil
 		}
 	}
 	current, err := s.snapshot(opts.Secrets)
@@ -48,7 +51,10 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 		return fmt.Errorf("reading the deployment to import: %w", err)
 	}
 	for _, r := range snap.Resources {
-		if r.URN.Stack() != ref.Name {
+		if p := r.URN.Project(); p != ref.Project {
+			problems = append(problems, fmt.Sprintf("resource %s belongs to project %q, not %q: the next update of stack %s would delete it",
+				r.URN, p, ref.Project, ref))
+		} else if r.URN.Stack() != ref.Name {
 			problems = append(problems, fmt.Sprintf("resource %s is from stack %q, not %q", r.URN, r.URN.Stack(), ref.Name))
 		}
 	}
@@ -74,6 +80,10 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 	s, err := b.read(ref)
 	if err == nil {
 		_, _, err = b.recover(s, opts.Secrets)
+	}
+	if err != nil && opts.Force && b.checkJournalIdle(ref) == nil {
+		b.warn("importing anyway (--force) over the current state, which cannot be read: %s", err)
+		err = nil
 	}
 	if err == nil {
 		now := time.Now().Unix()

@@ -19,20 +19,37 @@ const (
 // old file or the new one and nothing in between: a temporary file beside
 // it, synced, renamed over it, and the directory synced.
 func writeFileAtomic(path string, data []byte) error {
+	_, err := replaceFile(path, data, false)
+	return err
+}
+
+// replaceFile is writeFileAtomic; with flock, the new file is returned open
+// and flocked, from before it appears at path.
+func replaceFile(path string, data []byte, flock bool) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
+		return nil, err
 	}
 	tmp := path + ".tmp-" + randomSuffix()
-	if err := writeSynced(tmp, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
-		os.Remove(tmp)
-		return err
+	err := writeSynced(tmp, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+	var f *os.File
+	if err == nil && flock {
+		f, err = openFlocked(tmp)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	return syncDir(dir)
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		if f != nil {
+			f.Close()
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // writeSynced writes data to a file opened with flag and syncs it.

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // wideProgram registers the stack resource and n resources under it, all at
@@ -52,7 +53,7 @@ func plainProps(name string) resource.Map {
 
 // run performs one operation through the backend, as the CLI does.
 func run(ctx context.Context, b backend.Backend, ref backend.StackRef, kind backend.OperationKind, sm secrets.Manager,
-	opts deploy.Options, journal func(deploy.Journal) deploy.Journal) (*deploy.Result, error) {
+	opts deploy.Options, journal func(snapshot.Journal) snapshot.Journal) (*deploy.Result, error) {
 	lock, err := b.Lock(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -66,14 +67,14 @@ func run(ctx context.Context, b backend.Backend, ref backend.StackRef, kind back
 	if journal != nil {
 		opts.Journal = journal(opts.Journal)
 	}
-	operation := map[backend.OperationKind]func(context.Context, deploy.Options, *deploy.Snapshot) (*deploy.Result, error){
+	operation := map[backend.OperationKind]func(context.Context, deploy.Options, *snapshot.Snapshot) (*deploy.Result, error){
 		backend.KindUpdate: deploy.Update, backend.KindRefresh: deploy.Refresh, backend.KindDestroy: deploy.Destroy,
 	}[kind]
 	res, err := operation(ctx, opts, op.Base())
 	sum := backend.Summary{Err: err}
-	var snap *deploy.Snapshot
+	var snap *snapshot.Snapshot
 	if res != nil {
-		sum.Changes, snap = res.Changes, res.Snapshot
+		sum.Changes, snap = res.ResourceChanges(), res.Snapshot
 	}
 	return res, errors.Join(err, op.Finish(ctx, snap, sum))
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 )
@@ -18,7 +17,7 @@ const historySuffix = ".history.json"
 
 // History implements backend.Backend.
 func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.HistoryRecord, error) {
-	if _, err := b.statStack(ref); err != nil {
+	if err := b.knownStack(ref); err != nil {
 		return nil, err
 	}
 	files, err := b.historyFiles(ref)
@@ -48,8 +47,9 @@ func (b *Backend) historyFiles(ref backend.StackRef) ([]string, error) {
 	return files, err
 }
 
-// record appends a record to the stack's history, numbering it.
-func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord) error {
+// record appends a record to the stack's history, numbering it, under the
+// time ns.
+func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord, ns int64) error {
 	files, err := b.historyFiles(ref)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord) error 
 	if err != nil {
 		return err
 	}
-	name := ref.Name + "-" + strconv.FormatInt(time.Now().UnixNano(), 10) + historySuffix
+	name := ref.Name + "-" + strconv.FormatInt(ns, 10) + historySuffix
 	if err := writeFileAtomic(filepath.Join(b.layout.history(ref), name), data); err != nil {
 		return fmt.Errorf("recording the operation in the history of stack %s: %w", ref, err)
 	}

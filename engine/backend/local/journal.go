@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -93,9 +93,9 @@ func readJournal(path string) (*journalFile, error) {
 }
 
 // replay applies the journal's entries to the state it began from.
-func (j *journalFile) replay(base *deploy.Snapshot, sm secrets.Manager) (*deploy.Snapshot, error) {
+func (j *journalFile) replay(base *snapshot.Snapshot, sm secrets.Manager) (*snapshot.Snapshot, error) {
 	dec := state.NewDecoder(sm)
-	entries := make([]deploy.JournalEntry, 0, len(j.entries))
+	entries := make([]snapshot.JournalEntry, 0, len(j.entries))
 	for i := range j.entries {
 		e, err := dec.JournalEntry(&j.entries[i], j.header.SecretsProviders)
 		if err != nil {
@@ -107,20 +107,25 @@ func (j *journalFile) replay(base *deploy.Snapshot, sm secrets.Manager) (*deploy
 }
 
 // createJournal writes a journal holding only its header (complete or not
-// at all: through a temporary file) and opens it for appending.
-func createJournal(path string, h journalHeader) (*groupWriter, error) {
+// at all: through a temporary file) and opens it for appending. The journal
+// is also returned flocked, from before it appears: close that file once
+// the operation has finished, so that no other process recovers the
+// journal while its operation runs.
+func createJournal(path string, h journalHeader) (*groupWriter, *os.File, error) {
 	line, err := json.Marshal(journalLine{Header: &h})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := writeFileAtomic(path, append(line, '\n')); err != nil {
-		return nil, fmt.Errorf("creating the journal: %w", err)
+	held, err := replaceFile(path, append(line, '\n'), true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the journal: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, fileMode)
 	if err != nil {
-		return nil, err
+		held.Close()
+		return nil, nil, err
 	}
-	return newGroupWriter(f), nil
+	return newGroupWriter(f), held, nil
 }
 
 // markCompacted appends to the journal at path, if there is one, that the
@@ -139,15 +144,20 @@ func markCompacted(path, hash string) error {
 	return err
 }
 
-// removeJournal removes the journal at path, if there is one.
+// removeJournal removes the journal at path, if there is one (a stack
+// that never ran an operation has none, nor a journals directory).
 func removeJournal(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := os.Remove(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
 }
 
-// journal is an operation's deploy.Journal: each entry is encoded like a
+// journal is an operation's snapshot.Journal: each entry is encoded like a
 // checkpoint resource, secrets encrypted, and appended as one line with
 // group commit, so the bytes a step writes depend on the resource it
 // touches, not on the size of the stack.
@@ -160,11 +170,11 @@ type journal struct {
 	touched map[int]bool // base resources an entry has recorded a change of
 }
 
-// Append implements deploy.Journal. An entry that keeps a base resource
+// Append implements snapshot.Journal. An entry that keeps a base resource
 // exactly as it was, when no entry has changed that resource before, is
 // not written at all: replay keeps the resource as it is anyway. (A no-change
 // update writes no journal lines but its header.)
-func (j *journal) Append(e deploy.JournalEntry) error {
+func (j *journal) Append(e snapshot.JournalEntry) error {
 	if j.unchanged(e) {
 		return nil
 	}
@@ -183,7 +193,7 @@ func (j *journal) Append(e deploy.JournalEntry) error {
 // unchanged reports whether e keeps a base resource as it was and no entry
 // before it changed that resource; otherwise it notes the base resources e
 // changes.
-func (j *journal) unchanged(e deploy.JournalEntry) bool {
+func (j *journal) unchanged(e snapshot.JournalEntry) bool {
 	keeps := j.keepsBase(e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -203,8 +213,8 @@ func (j *journal) unchanged(e deploy.JournalEntry) bool {
 
 // keepsBase reports whether e does nothing but record a base resource with
 // the very state it had (a same step that changed nothing).
-func (j *journal) keepsBase(e deploy.JournalEntry) bool {
-	if e.Kind != deploy.EntrySuccess || e.State == nil || e.RemoveOld == nil || *e.RemoveOld >= len(j.base) ||
+func (j *journal) keepsBase(e snapshot.JournalEntry) bool {
+	if e.Kind != snapshot.EntrySuccess || e.State == nil || e.RemoveOld == nil || *e.RemoveOld >= len(j.base) ||
 		e.RemoveNew != nil || e.MarkDeleteOld != nil || e.PendingReplacementOld != nil || e.TargetNew != nil || e.ClearPending != nil {
 		return false
 	}

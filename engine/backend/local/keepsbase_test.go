@@ -3,8 +3,8 @@ package local
 import (
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 func TestKeepsBase(t *testing.T) {
@@ -16,15 +16,15 @@ func TestKeepsBase(t *testing.T) {
 	j := &journal{base: []*resource.State{old}}
 	for _, c := range []struct {
 		name string
-		e    deploy.JournalEntry
+		e    snapshot.JournalEntry
 		want bool
 	}{
-		{"same state", deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &zero, State: old.Copy()}, true},
-		{"new outputs", deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &zero, State: changed}, false},
-		{"a begin", deploy.JournalEntry{Kind: deploy.EntryBegin, RemoveOld: &zero, State: old.Copy()}, false},
-		{"another base resource", deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &one, State: old.Copy()}, false},
-		{"also marks a deletion", deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &zero, MarkDeleteOld: &zero, State: old.Copy()}, false},
-		{"a create", deploy.JournalEntry{Kind: deploy.EntrySuccess, State: old.Copy()}, false},
+		{"same state", snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &zero, State: old.Copy()}, true},
+		{"new outputs", snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &zero, State: changed}, false},
+		{"a begin", snapshot.JournalEntry{Kind: snapshot.EntryBegin, RemoveOld: &zero, State: old.Copy()}, false},
+		{"another base resource", snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &one, State: old.Copy()}, false},
+		{"also marks a deletion", snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &zero, MarkDeleteOld: &zero, State: old.Copy()}, false},
+		{"a create", snapshot.JournalEntry{Kind: snapshot.EntrySuccess, State: old.Copy()}, false},
 	} {
 		if got := j.keepsBase(c.e); got != c.want {
 			t.Errorf("%s: keepsBase = %v, want %v", c.name, got, c.want)
@@ -39,13 +39,13 @@ func TestUnchangedEntriesAreNotWritten(t *testing.T) {
 	changed.Outputs = resource.Map{"n": resource.Number(2)}
 	zero := 0
 	j := &journal{base: []*resource.State{old}}
-	same := deploy.JournalEntry{Kind: deploy.EntrySuccess, RemoveOld: &zero, State: old.Copy()}
+	same := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &zero, State: old.Copy()}
 	if !j.unchanged(same) {
 		t.Error("a same step that changes nothing is written")
 	}
 	// Once an entry has changed the resource (here: its outputs), putting
 	// it back as it was must be written, or replay would keep the change.
-	if j.unchanged(deploy.JournalEntry{Kind: deploy.EntryOutputs, RemoveOld: &zero, State: changed}) {
+	if j.unchanged(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, RemoveOld: &zero, State: changed}) {
 		t.Error("an outputs entry counts as unchanged")
 	}
 	if j.unchanged(same) {

@@ -32,16 +32,24 @@ type stackLock struct {
 	path    string
 	content []byte
 	info    backend.LockInfo
+	// file is the lock file, flocked for as long as the lock is held.
+	file *os.File
 
 	mu       sync.Mutex
 	released bool
+	// journal is the running operation's journal, flocked until the
+	// operation has finished: while it is, no other process recovers it,
+	// even if the lock file was removed.
+	journal *os.File
 }
 
 // Lock implements backend.Backend. The lock file is created complete or not
 // at all (written aside, then hard-linked into place, which fails if a lock
-// exists), so exactly one of two concurrent callers gets it.
+// exists), so exactly one of two concurrent callers gets it; it is flocked
+// before it appears and until it is released. A lock file that no live
+// process holds flocked is stale and broken.
 func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock, error) {
-	if _, err := b.statStack(ref); err != nil {
+	if err := b.knownStack(ref); err != nil {
 		return nil, err
 	}
 	info := backend.LockInfo{Pid: os.Getpid(), Username: b.user, Hostname: b.host, Timestamp: time.Now().UTC()}
@@ -52,13 +60,14 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 	dir := b.layout.locks(ref)
 	path := filepath.Join(dir, lockFile)
 	for range lockAttempts {
-		err := linkNew(path, content)
+		f, err := linkNew(path, content, true)
 		if err == nil {
 			if holder, ok := foreignLock(dir); ok {
 				os.Remove(path)
+				f.Close()
 				return nil, &backend.LockedError{Stack: ref, Holder: holder}
 			}
-			return &stackLock{b: b, ref: ref, path: path, content: content, info: info}, nil
+			return &stackLock{b: b, ref: ref, path: path, content: content, info: info, file: f}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("taking the lock of stack %s: %w", ref, err)
@@ -71,7 +80,7 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 			return nil, fmt.Errorf("reading the lock of stack %s: %w", ref, err)
 		}
 		holder := parseLock(raw)
-		if holder.Hostname != b.host || processExists(holder.Pid) {
+		if holder.Hostname != b.host || held(path) {
 			return nil, &backend.LockedError{Stack: ref, Holder: holder}
 		}
 		if breakLock(path, raw) {
@@ -83,9 +92,10 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 }
 
 // Unlock implements backend.Backend: it removes every lock file of the
-// stack, Cairn's and the anchor's.
+// stack, Cairn's and Pulumi's, but refuses to break a lock that a live
+// process holds.
 func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.LockInfo, error) {
-	if _, err := b.statStack(ref); err != nil {
+	if err := b.knownStack(ref); err != nil {
 		return nil, err
 	}
 	files, err := lockFiles(b.layout.locks(ref))
@@ -93,6 +103,10 @@ func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.Lo
 		return nil, err
 	}
 	info := readLock(files[0])
+	if osLocks && filepath.Base(files[0]) == lockFile && held(files[0]) {
+		return nil, fmt.Errorf("stack %s is locked by %s, which is still running: a live lock is not broken; "+
+			"wait for its operation to finish, or stop that process first", ref, info)
+	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("removing the lock %s: %w", f, err)
@@ -111,14 +125,25 @@ func (l *stackLock) Release() error {
 	if l.released {
 		return nil
 	}
-	if err := l.verify(); err != nil {
+	err := l.verify()
+	l.released = true
+	l.closeJournal()
+	defer l.file.Close() // the flock is kept until the file is gone
+	if err != nil {
 		return err
 	}
-	l.released = true
 	if err := os.Remove(l.path); err != nil {
 		return fmt.Errorf("releasing the lock of stack %s: %w", l.ref, err)
 	}
 	return nil
+}
+
+// closeJournal drops the flock of the operation's journal.
+func (l *stackLock) closeJournal() {
+	if l.journal != nil {
+		l.journal.Close()
+		l.journal = nil
+	}
 }
 
 // verify checks that the lock is still this process's: `cairn stack
@@ -131,29 +156,68 @@ func (l *stackLock) verify() error {
 	if err == nil && bytes.Equal(raw, l.content) {
 		return nil
 	}
-	return fmt.Errorf("this process no longer holds the lock of stack %s: it was broken (`cairn stack unlock`) while the operation ran; "+
+	return fmt.Errorf("this process no longer holds the lock of stack %s: its lock file was removed while the operation ran; "+
 		"nothing more was written, and the operation's journal is left for the next operation to recover", l.ref)
 }
 
 // linkNew creates path holding content, or fails with fs.ErrExist if it
 // exists: the content is written to a temporary file first and hard-linked
-// into place, so path is never seen half written.
-func linkNew(path string, content []byte) error {
+// into place, so path is never seen half written. With flock, the file is
+// returned open and flocked, from before it appears at path.
+func linkNew(path string, content []byte, flock bool) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
+		return nil, err
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(path)+"."+randomSuffix()+".tmp")
+	defer os.Remove(tmp)
 	if err := writeSynced(tmp, content, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
-		os.Remove(tmp)
-		return err
+		return nil, err
+	}
+	var f *os.File
+	if flock {
+		var err error
+		if f, err = openFlocked(tmp); err != nil {
+			return nil, err
+		}
 	}
 	err := os.Link(tmp, path)
-	os.Remove(tmp)
-	if err != nil {
-		return err
+	if err == nil {
+		err = syncDir(dir)
 	}
-	return syncDir(dir)
+	if err != nil && f != nil {
+		f.Close()
+		f = nil
+	}
+	return f, err
+}
+
+// openFlocked opens a file that no other process knows yet and flocks it.
+func openFlocked(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := tryFlock(f); !ok || err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %v", path, err)
+	}
+	return f, nil
+}
+
+// held reports whether a live process holds the file at path flocked
+// (always, on a system without flock).
+func held(path string) bool {
+	if !osLocks {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	ok, err := tryFlock(f)
+	return !ok || err != nil
 }
 
 // breakLock removes a stale lock whose content was raw. It moves the lock

@@ -166,24 +166,66 @@ func TestLockRespectsAnchorLock(t *testing.T) {
 	}
 }
 
-// An operation whose lock was broken under it writes nothing more.
-func TestBrokenLockStopsFinish(t *testing.T) {
+// A live lock is not broken by `cairn stack unlock`; an operation whose
+// lock file was removed by hand writes nothing more, and no other process
+// recovers its journal while it runs.
+func TestRemovedLockStopsFinish(t *testing.T) {
 	b, ref, _ := newStack(t)
 	ctx := context.Background()
 	lock, op := begin(t, b, ref, nil)
-	if _, err := b.Unlock(ctx, ref); err != nil {
+	if _, err := b.Unlock(ctx, ref); err == nil || !strings.Contains(err.Error(), "still running") {
+		t.Fatalf("Unlock of a live lock = %v, want an error saying its holder is still running", err)
+	}
+	if err := os.RemoveAll(filepath.Dir(lockPath(b, ref))); err != nil {
 		t.Fatal(err)
 	}
+	// Another process takes the lock anew, but may not start an operation
+	// or import over the running one's journal.
+	other, err := local.New(stateDir(b), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := other.Lock(ctx, ref)
+	if err != nil {
+		t.Fatalf("Lock after the lock file was removed: %v", err)
+	}
+	if _, err := second.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate}); err == nil || !strings.Contains(err.Error(), "is running") {
+		t.Fatalf("Begin beside a running operation = %v, want an error saying it is running", err)
+	}
+	if err := second.Release(); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := b.Export(ctx, ref, backend.ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Import(ctx, ref, exported, backend.ImportOptions{}); err == nil || !strings.Contains(err.Error(), "is running") {
+		t.Fatalf("Import beside a running operation = %v, want an error saying it is running", err)
+	}
+	if err := other.RemoveStack(ctx, ref, true); err == nil || !strings.Contains(err.Error(), "is running") {
+		t.Fatalf("RemoveStack --force beside a running operation = %v, want an error saying it is running", err)
+	}
+
 	before, _ := os.ReadFile(stackPath(b, "stacks", "proj", "dev.json"))
-	err := op.Finish(ctx, op.Base(), backend.Summary{})
+	err = op.Finish(ctx, op.Base(), backend.Summary{})
 	if err == nil || !strings.Contains(err.Error(), "no longer holds the lock") {
-		t.Fatalf("Finish after the lock was broken = %v, want an error", err)
+		t.Fatalf("Finish after the lock was removed = %v, want an error", err)
 	}
 	after, _ := os.ReadFile(stackPath(b, "stacks", "proj", "dev.json"))
 	if string(before) != string(after) {
 		t.Error("Finish wrote the state without holding the lock")
 	}
 	if _, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate}); err == nil {
-		t.Error("Begin under a broken lock succeeded")
+		t.Error("Begin under a removed lock succeeded")
+	}
+	lock.Release()
+	// Once its process lets go, the journal is recovered as usual.
+	next, err := other.Lock(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Release()
+	if _, err := next.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate}); err != nil {
+		t.Fatalf("Begin after the first operation let go: %v", err)
 	}
 }

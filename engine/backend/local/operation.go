@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
@@ -17,7 +17,7 @@ type operation struct {
 	lock    *stackLock
 	info    backend.OperationInfo
 	started time.Time
-	base    *deploy.Snapshot
+	base    *snapshot.Snapshot
 	journal *journal
 
 	mu       sync.Mutex
@@ -41,26 +41,28 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, err
 	}
 	started := time.Now()
-	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Message, Started: started, Base: hash}
+	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Masker.Mask(info.Message), Started: started, Base: hash}
 	if sm := info.Secrets; sm != nil {
 		h.SecretsProviders = &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
 	}
-	w, err := createJournal(l.b.layout.journal(l.ref), h)
+	l.closeJournal()
+	w, held, err := createJournal(l.b.layout.journal(l.ref), h)
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
+	l.journal = held
 	return &operation{lock: l, info: info, started: started, base: base,
 		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w, base: base.Resources}}, nil
 }
 
 // Base implements backend.Operation.
-func (o *operation) Base() *deploy.Snapshot { return o.base }
+func (o *operation) Base() *snapshot.Snapshot { return o.base }
 
 // Journal implements backend.Operation.
-func (o *operation) Journal() deploy.Journal { return o.journal }
+func (o *operation) Journal() snapshot.Journal { return o.journal }
 
 // Finish implements backend.Operation.
-func (o *operation) Finish(ctx context.Context, snap *deploy.Snapshot, sum backend.Summary) error {
+func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum backend.Summary) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.finished {
@@ -88,19 +90,21 @@ func (o *operation) Finish(ctx context.Context, snap *deploy.Snapshot, sum backe
 			return err
 		}
 	}
-	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: o.info.Message, StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
+	mask := o.info.Masker.Mask
+	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: mask(o.info.Message), StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
 		Result: backend.ResultSucceeded, ResourceChanges: map[string]int{}}
 	if sum.Err != nil {
-		rec.Result, rec.Error = backend.ResultFailed, sum.Err.Error()
+		rec.Result, rec.Error = backend.ResultFailed, mask(sum.Err.Error())
 	}
 	for op, n := range sum.Changes {
 		if n > 0 {
-			rec.ResourceChanges[string(op)] = n
+			rec.ResourceChanges[op] = n
 		}
 	}
 	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
 		return err
 	}
+	o.lock.closeJournal()
 	var errs []error
 	if journalErr != nil {
 		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))

@@ -94,7 +94,7 @@ func TestNoPlaintextSecretsOnDisk(t *testing.T) {
 	if got := filesHolding(t, dir, marker); len(got) > 0 {
 		t.Errorf("plaintext secrets in the journal: %v", got)
 	}
-	if err := op.Finish(ctx, res.Snapshot, backend.Summary{Changes: res.Changes}); err != nil {
+	if err := op.Finish(ctx, res.Snapshot, backend.Summary{Changes: res.ResourceChanges()}); err != nil {
 		t.Fatal(err)
 	}
 	lock.Release()

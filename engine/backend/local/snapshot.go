@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // Snapshot implements backend.Backend.
-func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (*deploy.Snapshot, error) {
+func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (*snapshot.Snapshot, error) {
 	s, err := b.read(ref)
 	if err != nil {
 		return nil, err

@@ -17,27 +17,26 @@ import (
 // CreateStack implements backend.Backend. The new stack's state file is a
 // checkpoint without a deployment, as the anchor writes one.
 func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
-	if err := ref.Validate(); err != nil {
+	// A stack that lost its state is restored, not created anew.
+	if _, err := b.statStack(ref); err != nil && !errors.Is(err, backend.ErrStackNotFound) {
 		return err
 	}
 	data, err := b.encoder(nil, false).Checkpoint(qualifiedName(ref), nil)
 	if err != nil {
 		return err
 	}
-	err = linkNew(b.layout.stack(ref), data)
+	_, err = linkNew(b.layout.stack(ref), data, false)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
 	}
 	return err
 }
 
-// StackExists implements backend.Backend.
+// StackExists implements backend.Backend. A stack that lost its state
+// file is an error naming the backup to restore.
 func (b *Backend) StackExists(ctx context.Context, ref backend.StackRef) (bool, error) {
-	if err := ref.Validate(); err != nil {
-		return false, err
-	}
-	_, err := os.Stat(b.layout.stack(ref))
-	if errors.Is(err, fs.ErrNotExist) {
+	_, err := b.statStack(ref)
+	if errors.Is(err, backend.ErrStackNotFound) {
 		return false, nil
 	}
 	return err == nil, err
@@ -67,29 +66,25 @@ func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.Sta
 		sort.Strings(files)
 		for _, f := range files {
 			ref := backend.StackRef{Project: p, Name: strings.TrimSuffix(filepath.Base(f), ".json")}
-			sum, err := b.summarize(ref, f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sum)
+			out = append(out, b.summarize(ref, f))
 		}
 	}
 	return out, nil
 }
 
 // summarize describes a stack from its state file, as last written.
-func (b *Backend) summarize(ref backend.StackRef, path string) (backend.StackSummary, error) {
+func (b *Backend) summarize(ref backend.StackRef, path string) backend.StackSummary {
 	sum := backend.StackSummary{Ref: ref, Lock: currentLock(b.layout.locks(ref))}
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return sum, err
+	if err == nil {
+		var s state.Summary
+		if s, err = state.ParseSummary(data); err == nil {
+			sum.LastUpdate, sum.Resources = s.Time, s.Resources
+			return sum
+		}
 	}
-	s, err := state.ParseSummary(data)
-	if err != nil {
-		return sum, fmt.Errorf("reading the state of stack %s (%s): %w", ref, path, err)
-	}
-	sum.LastUpdate, sum.Resources = s.Time, s.Resources
-	return sum, nil
+	sum.Err = b.unreadable(ref, path, err)
+	return sum
 }
 
 // RemoveStack implements backend.Backend. The last state is kept in the
@@ -100,6 +95,9 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		return err
 	}
 	defer lock.Release()
+	if err := b.checkJournalIdle(ref); err != nil {
+		return err
+	}
 	s, err := b.read(ref)
 	if err != nil && !force {
 		return err
@@ -110,13 +108,13 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		}
 		chk, err := state.ParseCheckpoint(s.data)
 		if err != nil {
-			return err
+			return b.unreadable(ref, s.path, err)
 		}
 		if d := chk.Latest; d != nil && len(d.Resources)+len(d.PendingOperations) > 0 {
 			return &backend.StackNotEmptyError{Stack: ref, Resources: len(d.Resources), PendingOperations: len(d.PendingOperations)}
 		}
 	}
-	if err := b.backup(ref); err != nil {
+	if err := b.keepCurrent(ref); err != nil {
 		return err
 	}
 	for _, remove := range []func() error{

@@ -7,20 +7,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // stored is a stack's state as it is on disk: the state file and the
 // journal of an operation that did not finish, if there is one.
 type stored struct {
+	b       *Backend
 	ref     backend.StackRef
 	path    string
 	backups string // where earlier states are kept
@@ -34,18 +33,36 @@ type stored struct {
 	doneJournal string
 }
 
-// statStack checks that the stack exists and returns its state file.
+// statStack checks that the stack exists and returns its state file. A
+// stack whose state file is missing though it has a history lost its state:
+// that is an error naming the backup to restore, never a new stack.
 func (b *Backend) statStack(ref backend.StackRef) (string, error) {
 	if err := ref.Validate(); err != nil {
 		return "", err
 	}
 	path := b.layout.stack(ref)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if history, _ := b.historyFiles(ref); len(history) > 0 {
+			return "", fmt.Errorf("the state of stack %s (%s) is missing, though the stack has %d operations in its history; %s",
+				ref, path, len(history), b.restoreAdvice(ref))
+		}
 		return "", fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
 	} else if err != nil {
 		return "", err
 	}
 	return path, nil
+}
+
+// knownStack checks that the stack exists, or lost its state file but has
+// backups to restore.
+func (b *Backend) knownStack(ref backend.StackRef) error {
+	_, err := b.statStack(ref)
+	if err != nil && ref.Validate() == nil {
+		if backups, _ := b.backups(ref); len(backups) > 0 {
+			return nil
+		}
+	}
+	return err
 }
 
 // read reads a stack's state file and its journal.
@@ -58,7 +75,7 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
-	s := &stored{ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(data)}
+	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(data)}
 	j, err := readJournal(b.layout.journal(ref))
 	switch {
 	case err != nil:
@@ -78,12 +95,12 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 
 // snapshot decodes the stored state, with its journal, if any, replayed
 // over it.
-func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
+func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	chk, err := state.ParseCheckpoint(s.data)
 	if err != nil {
-		return nil, fmt.Errorf("reading the state of stack %s (%s): %w", s.ref, s.path, err)
+		return nil, s.b.unreadable(s.ref, s.path, err)
 	}
-	snap := &deploy.Snapshot{}
+	snap := &snapshot.Snapshot{}
 	if chk.Latest != nil {
 		if snap, err = state.NewDecoder(sm).Deployment(chk.Latest); err != nil {
 			return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
@@ -96,12 +113,25 @@ func (s *stored) snapshot(sm secrets.Manager) (*deploy.Snapshot, error) {
 	return s.journal.replay(snap, sm)
 }
 
+// checkJournalIdle fails if a live process holds the stack's journal: its
+// operation is running, though its lock file is gone.
+func (b *Backend) checkJournalIdle(ref backend.StackRef) error {
+	if path := b.layout.journal(ref); osLocks && held(path) {
+		return fmt.Errorf("an operation on stack %s is running: a live process holds its journal %s, "+
+			"though the stack's lock file is gone (removed by hand?); wait for that operation to finish", ref, path)
+	}
+	return nil
+}
+
 // recover compacts the journal of an operation that did not finish into the
 // stack's state, with a warning and a history record, and returns the
 // stack's current state and the hash of its file.
-func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, string, error) {
+func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, string, error) {
 	current, err := s.snapshot(sm)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := b.checkJournalIdle(s.ref); err != nil {
 		return nil, "", err
 	}
 	if s.doneJournal != "" {
@@ -128,40 +158,37 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*deploy.Snapshot, stri
 // compacted, the previous state file is kept as a backup, the new one
 // replaces it atomically, the journal is removed and the operation is
 // recorded in the history. It returns the hash of the new state file.
-func (b *Backend) commit(ref backend.StackRef, snap *deploy.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
+func (b *Backend) commit(ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
 	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
+	return b.write(ref, data, rec)
+}
+
+// write makes data the stack's state file, as commit does, and returns its
+// hash. The new state is kept in the backups under the time of its history
+// record, which gives it the record's version.
+func (b *Backend) write(ref backend.StackRef, data []byte, rec backend.HistoryRecord) (string, error) {
 	hash := hashOf(data)
 	journal := b.layout.journal(ref)
 	if err := markCompacted(journal, hash); err != nil {
 		return "", err
 	}
-	if err := b.backup(ref); err != nil {
+	if err := b.keepCurrent(ref); err != nil {
 		return "", err
 	}
 	if err := writeFileAtomic(b.layout.stack(ref), data); err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
+	ns := time.Now().UnixNano()
+	if err := b.backup(ref, ns); err != nil {
+		return "", err
+	}
 	if err := removeJournal(journal); err != nil {
 		return "", err
 	}
-	return hash, b.record(ref, rec)
-}
-
-// backup keeps the stack's current state file in its backups directory,
-// by a hard link: no bytes are copied.
-func (b *Backend) backup(ref backend.StackRef) error {
-	dir := b.layout.backups(ref)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	name := ref.Name + "." + strconv.FormatInt(time.Now().UnixNano(), 10) + ".json"
-	if err := os.Link(b.layout.stack(ref), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("backing up the state of stack %s: %w", ref, err)
-	}
-	return nil
+	return hash, b.record(ref, rec, ns)
 }
 
 func hashOf(data []byte) string {

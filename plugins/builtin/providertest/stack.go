@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
 // The names of the stack the operations run on.
@@ -23,7 +24,7 @@ type Stack struct {
 	t        testing.TB
 	host     provider.Host
 	seedKey  []byte
-	Snapshot *deploy.Snapshot
+	Snapshot *snapshot.Snapshot
 }
 
 // New returns an empty stack whose providers come from host. Its first
