@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,6 +50,7 @@ var (
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
 	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
+	emptyFlag    = &cli.BoolFlag{Name: "allow-empty", Usage: "let a program that declares no resources delete every resource of the stack (cairn destroy is the usual way)"}
 )
 
 func previewCommand() *cli.Command {
@@ -58,7 +60,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -72,7 +74,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -178,12 +180,14 @@ func (r *operation) prepare() error {
 		return err
 	}
 	resource.Map(values).SecretStrings(r.masker.Add)
-	r.host = r.s.providerHost(r.secrets, &r.relay)
+	if r.host, err = r.s.providerHost(r.secrets, &r.relay); err != nil {
+		return err
+	}
 	r.opts = deploy.Options{
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
-		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
+		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
 		Masker:              r.masker,
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
@@ -241,30 +245,55 @@ func (r *operation) close() {
 	}
 }
 
-// signals cancels the context on the first Ctrl-C (in-flight steps finish and
-// are recorded; providers are told to stop) and exits on the second.
+// signals handles Ctrl-C (and SIGTERM). The first cancels the context: the
+// engine starts nothing new, and the operations in flight finish and are
+// recorded. The second tells the providers to stop those operations, which
+// are then recorded as pending. If they have not stopped within stopGrace, or
+// at a third, Cairn exits at once: the journal keeps them pending.
 func (r *operation) signals() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(r.c.Context)
-	ch := make(chan os.Signal, 2)
+	terminate := make(chan struct{})
+	r.opts.Terminate = terminate
+	ch := make(chan os.Signal, 3)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		n := 0
-		for range ch {
-			n++
-			if n == 1 {
-				fmt.Fprintln(r.s.stderr, "\nCancelling: in-flight operations will finish and be recorded; press Ctrl-C again to stop at once.")
+		var grace <-chan time.Time
+		for {
+			select {
+			case _, ok := <-ch:
+				if !ok {
+					return
+				}
+				n++
+			case <-grace:
+				n = 3
+				fmt.Fprintf(r.s.stderr, "The operations in flight did not stop within %s.\n", stopGrace)
+			}
+			switch n {
+			case 1:
 				cancel(errors.New("interrupted"))
-				continue
+				fmt.Fprintln(r.s.stderr, "\nInterrupted: nothing new will start, and the operations in flight will finish and be recorded. "+
+					"Press Ctrl-C again to stop them (they are then recorded as pending).")
+			case 2:
+				close(terminate)
+				fmt.Fprintln(r.s.stderr, "Stopping the operations in flight; they are recorded as pending. Press Ctrl-C again to exit at once.")
+				grace = time.After(stopGrace)
+			default:
+				fmt.Fprintln(r.s.stderr, "Exiting at once: the operations in flight stay pending in the stack's journal.")
+				if l := r.heldLock; l != nil {
+					_ = l.Release()
+				}
+				os.Exit(130)
 			}
-			fmt.Fprintln(r.s.stderr, "Stopping at once: interrupted operations are recorded as pending.")
-			if l := r.heldLock; l != nil {
-				_ = l.Release()
-			}
-			os.Exit(130)
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel(nil) }
+	return ctx, func() { signal.Stop(ch); close(ch); cancel(nil) }
 }
+
+// stopGrace is how long the operations in flight have to stop after a
+// second Ctrl-C.
+const stopGrace = 10 * time.Second
 
 // newDisplay makes the display of one engine run.
 func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {

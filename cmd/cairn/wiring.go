@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -77,8 +79,12 @@ func (r *diagRelay) diag(e deploy.DiagEvent) {
 
 // providerHost resolves packages to providers: the project's pinned plugins,
 // then the built-in providers, then plugins found on disk.
-func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resolver {
-	o := host.Options{Log: pluginLog(s.stderr)}
+func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Resolver, error) {
+	start, err := pluginStartTimeout()
+	if err != nil {
+		return nil, err
+	}
+	o := host.Options{Log: pluginLog(s.stderr), StartTimeout: start}
 	if s.project != nil {
 		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
 	}
@@ -89,7 +95,21 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resol
 	return host.NewResolver(host.ResolverOptions{
 		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
-	})
+	}), nil
+}
+
+// pluginStartTimeout is how long a plugin may take to print its port:
+// CAIRN_PLUGIN_START_TIMEOUT, or zero for the default of a minute.
+func pluginStartTimeout() (time.Duration, error) {
+	v := os.Getenv("CAIRN_PLUGIN_START_TIMEOUT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("CAIRN_PLUGIN_START_TIMEOUT=%q is not a duration; set it to one such as 90s or 5m", v)
+	}
+	return d, nil
 }
 
 // pluginLog shows what plugins print on stderr at warning level and above.
@@ -138,9 +158,13 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	case "hcl":
 		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name})
 	default:
+		start, err := pluginStartTimeout()
+		if err != nil {
+			return nil, err
+		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag,
+			Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {

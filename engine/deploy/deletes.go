@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
@@ -62,12 +63,13 @@ func (d *deployment) runDeletes(ctx context.Context, victims []*resource.State) 
 				continue
 			}
 			if d.isCancelled() {
-				return nil
+				d.skip(s)
+				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := d.run(ctx, s); err != nil {
+				if _, err := d.run(ctx, s); err != nil && !errors.Is(err, ErrCancelled) {
 					mu.Lock()
 					errs = append(errs, err.Error())
 					for _, u := range r.References() {

@@ -29,6 +29,14 @@
 // which is also how a backend replays the journal of a process that died. A
 // snapshot.Journal passed in Options makes entries durable.
 //
+// Cancelling the context of an operation interrupts it: no step starts any
+// more (those waiting for a worker are reported skipped), while the steps in
+// flight finish and are recorded. Closing Options.Terminate then signals the
+// providers to stop those steps; a step that fails after that keeps its begin
+// entry and stays a pending operation, as after a crash. An update whose
+// program declares nothing while the stack has resources is refused unless
+// Options.AllowEmpty.
+//
 //	res, err := deploy.Update(ctx, deploy.Options{
 //		Project: "proj", Stack: "dev", Host: providers, Program: prog,
 //		Journal: journal, Events: display.Handle,

@@ -48,9 +48,12 @@ const (
 	StepStarted StepPhase = iota
 	StepDone
 	StepFailed
+	// StepSkipped reports a step that never started because the deployment
+	// was cancelled (interrupted, or stopped by a failure) first.
+	StepSkipped
 )
 
-// StepEvent reports a step starting, finishing or failing.
+// StepEvent reports a step starting, finishing, failing or being skipped.
 type StepEvent struct {
 	Phase    StepPhase
 	Op       Op

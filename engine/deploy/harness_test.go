@@ -33,6 +33,7 @@ type fakeProvider struct {
 	InvokeF      func(provider.InvokeRequest) (provider.InvokeResponse, error)
 	CallF        func(provider.CallRequest) (provider.CallResponse, error)
 	ConstructF   func(context.Context, provider.ConstructRequest) (provider.ConstructResponse, error)
+	CancelF      func()
 
 	log *callLog
 	ids *int64Counter
@@ -196,6 +197,14 @@ func (p *fakeProvider) Construct(ctx context.Context, req provider.ConstructRequ
 		return p.ConstructF(ctx, req)
 	}
 	return provider.ConstructResponse{}, provider.ErrNotImplemented
+}
+
+func (p *fakeProvider) SignalCancellation(context.Context) error {
+	p.log.add("SignalCancellation")
+	if p.CancelF != nil {
+		p.CancelF()
+	}
+	return nil
 }
 
 // harness drives deployments over a snapshot it keeps between operations and
@@ -470,5 +479,8 @@ func urnOf(name string) resource.URN {
 }
 
 func boolp(b bool) *bool { return &b }
+
+// allowEmpty lets an empty program delete everything.
+func allowEmpty(o *Options) { o.AllowEmpty = true }
 
 var errFake = errors.New("scripted failure")

@@ -55,7 +55,11 @@ type Resolver struct {
 	// idle holds a plugin closed after it was only asked for its schema,
 	// by package and version asked for: the next Load of them takes it
 	// instead of starting another process.
-	idle   map[string]*Plugin
+	idle map[string]*Plugin
+	// failed holds, by package and version asked for, why a plugin could
+	// not be started: the next Load of them fails the same way at once
+	// instead of paying a start timeout again.
+	failed map[string]error
 	closed bool
 }
 
@@ -63,7 +67,7 @@ var _ provider.EnvHost = (*Resolver)(nil)
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
-	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}}
+	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}, failed: map[string]error{}}
 }
 
 // Load implements provider.Host.
@@ -99,6 +103,9 @@ func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) 
 	if p := r.takeIdle(key); p != nil {
 		return p, nil
 	}
+	if err := r.failure(key); err != nil {
+		return nil, err
+	}
 	o, err := r.launchOptions()
 	if err != nil {
 		return nil, err
@@ -113,7 +120,13 @@ func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) 
 		p, err = Launch(ctx, pkg, []string{res.Path}, o)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
+		err = fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
+		if ctx.Err() == nil {
+			r.mu.Lock()
+			r.failed[key] = err
+			r.mu.Unlock()
+		}
+		return nil, err
 	}
 	r.track(p, key)
 	return p, nil
@@ -135,6 +148,13 @@ func (r *Resolver) takeIdle(key string) *Plugin {
 	default:
 		return p
 	}
+}
+
+// failure returns why the plugin of key could not be started, if it could not.
+func (r *Resolver) failure(key string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed[key]
 }
 
 // launchOptions returns the options plugins are launched with, starting the
