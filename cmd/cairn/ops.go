@@ -369,8 +369,8 @@ func (r *operation) failure(kind opKind, err error) error {
 	var de *eval.DiagnosticsError
 	if errors.As(err, &de) && len(de.Diags) > 0 {
 		color, _ := r.s.color()
-		w := hclDiagnosticWriter(r.s.stderr, de, color)
-		_ = w.WriteDiagnostics(de.Diags)
+		w := &eval.DiagnosticWriter{Files: de.Files, Width: 100, Color: color}
+		_ = w.WriteDiagnostics(r.s.stderr, de.Diags)
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}
 	if se := (*deploy.StepError)(nil); errors.As(err, &se) {
