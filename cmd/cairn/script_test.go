@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,6 +33,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"replace":   replaceCmd,
 			"cpexample": cpExampleCmd,
+			"repeat":    repeatCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -54,6 +58,26 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(path)
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, re.ReplaceAll(data, []byte(args[2])), 0o644))
+}
+
+// repeatCmd appends a template N times to a file, with {i} replaced by 0,
+// 1, …: "repeat N TEMPLATE FILE". Scenarios use it to write large programs.
+func repeatCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: repeat N TEMPLATE FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	tmpl := ts.ReadFile(args[1])
+	f, err := os.OpenFile(ts.MkAbs(args[2]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	for i := range n {
+		_, err = w.WriteString(strings.ReplaceAll(tmpl, "{i}", strconv.Itoa(i)))
+		ts.Check(err)
+	}
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
 }
 
 // cpExampleCmd copies a folder of examples/ into the scenario: "cpexample
