@@ -435,7 +435,8 @@ func (r *operation) failure(kind opKind, err error) error {
 		color, _ := r.s.color()
 		// Written at once, so that the masking writer sees each secret whole.
 		var b strings.Builder
-		_ = hclDiagnosticWriter(&b, de, color).WriteDiagnostics(de.Diags)
+		w := &eval.DiagnosticWriter{Files: de.Files, Width: 100, Color: color}
+		_ = w.WriteDiagnostics(&b, de.Diags)
 		fmt.Fprint(r.s.stderr, b.String())
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +39,7 @@ func TestScripts(t *testing.T) {
 			"cpexample": cpExampleCmd,
 			"grepall":   grepAllCmd,
 			"waitfile":  waitFileCmd,
+			"repeat":    repeatCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -85,6 +88,26 @@ func waitFileCmd(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s did not appear (or match %q) within a minute", args[0], re)
 		}
 	}
+}
+
+// repeatCmd appends a template N times to a file, with {i} replaced by 0,
+// 1, …: "repeat N TEMPLATE FILE". Scenarios use it to write large programs.
+func repeatCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: repeat N TEMPLATE FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	tmpl := ts.ReadFile(args[1])
+	f, err := os.OpenFile(ts.MkAbs(args[2]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	for i := range n {
+		_, err = w.WriteString(strings.ReplaceAll(tmpl, "{i}", strconv.Itoa(i)))
+		ts.Check(err)
+	}
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
 }
 
 // cpExampleCmd copies a folder of examples/ into the scenario: "cpexample

@@ -176,18 +176,19 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	if diags.HasErrors() {
 		return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
 	}
+	w := &eval.DiagnosticWriter{Files: prog.Files, Width: 100}
 	for _, d := range diags {
-		relay.diag(warningEvent(prog, d))
+		relay.diag(warningEvent(w, d))
 	}
-	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(prog, d)) }
+	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(w, d)) }
 	return prog, nil
 }
 
 // warningEvent renders a program warning, with its source snippet, as an
 // engine diagnostic.
-func warningEvent(p *eval.Program, d *hcl.Diagnostic) deploy.DiagEvent {
+func warningEvent(w *eval.DiagnosticWriter, d *hcl.Diagnostic) deploy.DiagEvent {
 	var b strings.Builder
-	_ = hcl.NewDiagnosticTextWriter(&b, p.Files, 100, false).WriteDiagnostic(d)
+	_ = w.WriteDiagnostic(&b, d)
 	return deploy.DiagEvent{Severity: deploy.SeverityWarning, Message: strings.TrimPrefix(strings.TrimSpace(b.String()), "Warning: ")}
 }
 
@@ -196,9 +197,4 @@ func filesOf(p *eval.Program) map[string]*hcl.File {
 		return nil
 	}
 	return p.Files
-}
-
-// hclDiagnosticWriter renders program diagnostics with their source lines.
-func hclDiagnosticWriter(w io.Writer, de *eval.DiagnosticsError, color bool) hcl.DiagnosticWriter {
-	return hcl.NewDiagnosticTextWriter(w, de.Files, 100, color)
 }

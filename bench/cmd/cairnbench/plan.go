@@ -11,6 +11,7 @@ type plan struct {
 	latencyN      int
 	latency       time.Duration
 	parallel      []int
+	previews      []int // sizes of the new YAML stacks whose preview is measured
 }
 
 // rows lists the table's rows: the independent stacks in every language
