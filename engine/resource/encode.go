@@ -41,6 +41,9 @@ type EncodeOptions struct {
 	// KeepOutputValues writes outputs as output objects; otherwise as their
 	// element, an unknown, or a secret.
 	KeepOutputValues bool
+	// RefNames writes a reference's name and type, read from its URN, beside
+	// the URN, as Pulumi's wire protocol does (its state does not).
+	RefNames bool
 	// SkipNulls leaves null properties out of objects.
 	SkipNulls bool
 	// EncryptSecret, when set, writes a secret's element as the object it
@@ -96,6 +99,9 @@ func Encode(v Value, o EncodeOptions) (any, error) {
 			return Encode(x.ID, o)
 		}
 		m := map[string]any{SigKey: ResourceRefSig, "urn": string(x.URN)}
+		if o.RefNames && x.URN.IsValid() {
+			m["name"], m["type"] = x.URN.Name(), x.URN.Type()
+		}
 		if !x.ID.IsNull() {
 			id, err := Encode(x.ID, o)
 			if err != nil {
