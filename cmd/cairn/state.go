@@ -76,10 +76,7 @@ func stackSession(c *cli.Context) (*session, error) {
 }
 
 func stateDelete(c *cli.Context) error {
-	urn, err := oneArg(c, "URN")
-	if err != nil {
-		return err
-	}
+	urn := c.Args().First()
 	s, err := stackSession(c)
 	if err != nil {
 		return err
@@ -97,10 +94,7 @@ func stateDelete(c *cli.Context) error {
 }
 
 func stateUnprotect(c *cli.Context) error {
-	urn, err := oneArg(c, "URN")
-	if err != nil {
-		return err
-	}
+	urn := c.Args().First()
 	s, err := stackSession(c)
 	if err != nil {
 		return err
