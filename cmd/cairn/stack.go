@@ -164,12 +164,15 @@ func namedStack(c *cli.Context) (*session, backend.StackRef, error) {
 
 func stackLs(c *cli.Context) error {
 	all := c.Bool("all")
-	s, err := newSession(c, !all)
+	s, err := newSession(c, false)
 	if err != nil {
 		return err
 	}
 	project, selected := "", ""
 	if !all {
+		if s.project, err = s.projectByName(); err != nil {
+			return err
+		}
 		project = s.project.Name
 		selected, _ = workspace.SelectedStack(s.home, s.project)
 	}
@@ -328,7 +331,7 @@ func (s *session) confirm(c *cli.Context, what string) error {
 }
 
 func stackHistory(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -384,7 +387,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func stackUnlock(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -491,7 +494,7 @@ func outputText(v any) string {
 }
 
 func stackExport(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -522,7 +525,7 @@ func stackExport(c *cli.Context) error {
 }
 
 func stackImport(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
