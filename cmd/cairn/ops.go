@@ -20,6 +20,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
 )
@@ -389,7 +391,48 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))
 	}
+	if kind == opImport && runErr == nil && !r.c.Bool("json") {
+		return r.printDeclaration(snap)
+	}
 	return r.failure(kind, runErr)
+}
+
+// printDeclaration prints what to add to the program for the resource just
+// imported, in the project's language, as `pulumi import` does: without it
+// the next update would delete the resource, which protect forbids.
+func (r *operation) printDeclaration(snap *snapshot.Snapshot) error {
+	args := r.c.Args()
+	typ, name := args.Get(0), args.Get(1)
+	var res *resource.State
+	for _, st := range snap.Resources {
+		if st.Type == typ && st.URN.Name() == name && !st.Delete {
+			res = st
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	inputs := map[string]any{}
+	for k, v := range res.Inputs {
+		inputs[k] = plainOutput(v, r.showSecrets())
+	}
+	var decl string
+	var err error
+	file := "Pulumi.yaml"
+	switch r.s.project.Runtime {
+	case "yaml":
+		decl, err = yaml.Declaration(name, typ, inputs, res.Protect)
+	case "hcl":
+		decl, err = langhcl.Declaration(name, typ, inputs, res.Protect)
+		file = "a *.hcl file of the project"
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.s.stdout, "\nAdd this to %s, so that the next update keeps the resource:\n\n%s", file, decl)
+	return nil
 }
 
 // failure turns an engine error into what the user reads: program
