@@ -67,6 +67,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "stack", Aliases: []string{"s"}, Usage: "the `NAME` of the stack to operate on", DefaultText: "the selected stack", EnvVars: []string{"CAIRN_STACK"}},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "when to colour output: `WHEN` is auto, always or never (NO_COLOR turns auto off)"},
 		&cli.BoolFlag{Name: "non-interactive", Usage: "never prompt, and draw no live progress", DisableDefaultText: true},
+		&cli.BoolFlag{Name: "verbose", Usage: "log what plugins and language hosts print on stderr, and each call to a plugin with its duration (CAIRN_LOG=debug too)", DisableDefaultText: true},
 		&cli.StringFlag{Name: "provider-isolation", EnvVars: []string{"CAIRN_ISOLATE_PROVIDERS"},
 			Usage: "run the built-in providers of these `PACKAGES` (comma-separated, * for all) as plugin processes"},
 	}
