@@ -512,16 +512,24 @@ func stackExport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
-	if f := c.String("file"); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+	out, closeOut, err := s.output(c.String("file"))
+	if err != nil {
+		return err
 	}
+	defer closeOut()
 	return writeJSON(out, dep)
+}
+
+// output is where a command writes: the named file, or stdout if none.
+func (s *session) output(name string) (io.Writer, func(), error) {
+	if name == "" {
+		return s.stdout, func() {}, nil
+	}
+	file, err := os.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return file, func() { file.Close() }, nil
 }
 
 func stackImport(c *cli.Context) error {
@@ -570,14 +578,10 @@ func stackGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
-	if f := c.Args().First(); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+	out, closeOut, err := s.output(c.Args().First())
+	if err != nil {
+		return err
 	}
+	defer closeOut()
 	return write(out, snap)
 }
