@@ -246,11 +246,7 @@ func stackSummary(c *cli.Context) error {
 	if st.Lock != nil {
 		fmt.Fprintf(s.stdout, "    Locked by: %s\n", lockText(st.Lock))
 	}
-	sm, err := s.stackSecrets()
-	if err != nil {
-		return err
-	}
-	outs, err := s.backend.Outputs(c.Context, s.ref(s.stack), sm)
+	outs, err := s.outputs()
 	if err != nil {
 		return err
 	}
@@ -430,11 +426,7 @@ func stackOutput(c *cli.Context) error {
 		return err
 	}
 	show := c.Bool("show-secrets")
-	sm, err := s.stackSecrets()
-	if err != nil {
-		return err
-	}
-	outs, err := s.backend.Outputs(c.Context, s.ref(s.stack), sm)
+	outs, err := s.outputs()
 	if err != nil {
 		return err
 	}
@@ -457,6 +449,15 @@ func stackOutput(c *cli.Context) error {
 		return writeJSON(s.stdout, m)
 	}
 	return writeOutputs(s.stdout, outs, show)
+}
+
+// outputs reads the stack's outputs.
+func (s *session) outputs() (resource.Map, error) {
+	sm, err := s.stackSecrets()
+	if err != nil {
+		return nil, err
+	}
+	return s.backend.Outputs(s.c.Context, s.ref(s.stack), sm)
 }
 
 // writeOutputs prints a stack's outputs as a table, secrets masked unless
