@@ -21,6 +21,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
 )
@@ -38,14 +40,14 @@ const (
 
 var (
 	yesFlag      = &cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "go ahead without asking (required off a terminal)"}
-	jsonFlag     = &cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the result as JSON, in the shape of `pulumi preview --json`"}
+	jsonFlag     = &cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the result as JSON, in the shape of Pulumi's preview --json"}
 	diffFlag     = &cli.BoolFlag{Name: "diff", Usage: "show every property of changed resources"}
 	expectFlag   = &cli.BoolFlag{Name: "expect-no-changes", Usage: "fail if anything would change"}
 	targetFlag   = &cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Usage: "operate only on the resource with this `URN` (globs * and **; repeatable)"}
 	targetDeps   = &cli.BoolFlag{Name: "target-dependents", Usage: "include the dependents of targeted resources"}
 	excludeFlag  = &cli.StringSliceFlag{Name: "exclude", Aliases: []string{"x"}, Usage: "leave the resource with this `URN` alone (globs; repeatable)"}
 	replaceFlag  = &cli.StringSliceFlag{Name: "replace", Usage: "replace the resource with this `URN` even if it has not changed (repeatable)"}
-	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once (default 4 × CPUs)"}
+	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once", DefaultText: "4 × CPUs"}
 	refreshFlag  = &cli.BoolFlag{Name: "refresh", Aliases: []string{"r"}, Usage: "refresh the state from the providers first"}
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
@@ -84,10 +86,10 @@ func refreshCommand() *cli.Command {
 		Name:  "refresh",
 		Usage: "read every resource from its provider and record what exists",
 		UsageText: "cairn refresh --yes\ncairn refresh --preview-only --expect-no-changes   # drift check\n" +
-			"cairn refresh --clear-pending-creates --yes\ncairn refresh --import-pending-creates URN ID --yes",
+			"cairn refresh --clear-pending-creates --yes\ncairn refresh --import-pending-creates URN --import-pending-creates ID --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what changed without recording it"},
 			expectFlag, &cli.BoolFlag{Name: "clear-pending-creates", Usage: "forget creates an interrupted run left unfinished"},
-			&cli.StringSliceFlag{Name: "import-pending-creates", Usage: "adopt an interrupted create: pairs of `URN ID`"},
+			&cli.StringSliceFlag{Name: "import-pending-creates", Usage: "adopt an interrupted create: give its `URN`, then again its provider ID"},
 			targetFlag, parallelFlag, jsonFlag, diffFlag, secretsFlag},
 		Action: func(c *cli.Context) error { return operate(c, opRefresh) },
 	}
@@ -111,13 +113,8 @@ func importCommand() *cli.Command {
 		UsageText: "cairn import random:index/randomPet:RandomPet pet old-pet-name --yes",
 		Flags: []cli.Flag{yesFlag, &cli.StringFlag{Name: "parent", Usage: "the `URN` of the parent resource"},
 			&cli.StringFlag{Name: "provider", Usage: "the provider `REFERENCE` (urn::id) to import with"},
-			&cli.BoolFlag{Name: "protect", Value: true, Usage: "protect the imported resource (default true)"}, jsonFlag},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 3 {
-				return &exitError{code: 2, msg: "`cairn import` needs a type, a name and an ID"}
-			}
-			return operate(c, opImport)
-		},
+			&cli.BoolFlag{Name: "protect", Value: true, Usage: "protect the imported resource; --protect=false does not"}, jsonFlag},
+		Action: func(c *cli.Context) error { return operate(c, opImport) },
 	}
 }
 
@@ -139,6 +136,9 @@ type operation struct {
 }
 
 func operate(c *cli.Context, kind opKind) (err error) {
+	if c.IsSet("parallel") && c.Int("parallel") < 1 {
+		return usageError(c, "--parallel %d: run at least 1 operation at once", c.Int("parallel"))
+	}
 	s, err := newSession(c, true)
 	if err != nil {
 		return err
@@ -370,7 +370,7 @@ func (r *operation) preview(ctx context.Context) error {
 // apply runs an operation that changes the stack, under its lock.
 func (r *operation) apply(ctx context.Context) error {
 	if !r.c.Bool("yes") && !r.s.interactive() {
-		return &exitError{code: 1, msg: fmt.Sprintf("`cairn %s` would change the stack and needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", r.c.Command.Name)}
+		return &exitError{code: 1, msg: fmt.Sprintf("`%s` would change the stack and needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", commandPath(r.c))}
 	}
 	lock, err := r.s.backend.Lock(ctx, r.ref)
 	if err != nil {
@@ -420,7 +420,48 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))
 	}
+	if kind == opImport && runErr == nil && !r.c.Bool("json") {
+		return r.printDeclaration(snap)
+	}
 	return r.failure(kind, runErr)
+}
+
+// printDeclaration prints what to add to the program for the resource just
+// imported, in the project's language, as `pulumi import` does: without it
+// the next update would delete the resource, which protect forbids.
+func (r *operation) printDeclaration(snap *snapshot.Snapshot) error {
+	args := r.c.Args()
+	typ, name := args.Get(0), args.Get(1)
+	var res *resource.State
+	for _, st := range snap.Resources {
+		if st.Type == typ && st.URN.Name() == name && !st.Delete {
+			res = st
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	inputs := map[string]any{}
+	for k, v := range res.Inputs {
+		inputs[k] = plainOutput(v, r.showSecrets())
+	}
+	var decl string
+	var err error
+	file := "Pulumi.yaml"
+	switch r.s.project.Runtime {
+	case "yaml":
+		decl, err = yaml.Declaration(name, typ, inputs, res.Protect)
+	case "hcl":
+		decl, err = langhcl.Declaration(name, typ, inputs, res.Protect)
+		file = "a *.hcl file of the project"
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.s.stdout, "\nAdd this to %s, so that the next update keeps the resource:\n\n%s", file, decl)
+	return nil
 }
 
 // failure turns an engine error into what the user reads: program

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -84,7 +83,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 	if err != nil {
 		return nil, err
 	}
-	o := host.Options{Log: pluginLog(s.stderr), StartTimeout: start}
+	o := host.Options{Log: s.pluginLog(), StartTimeout: start}
 	if s.project != nil {
 		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
 	}
@@ -112,9 +111,19 @@ func pluginStartTimeout() (time.Duration, error) {
 	return d, nil
 }
 
-// pluginLog shows what plugins print on stderr at warning level and above.
-func pluginLog(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+// pluginLog shows what plugins and language hosts log on stderr: warnings
+// and above; with --verbose or CAIRN_LOG=debug also what they print on
+// their standard error and each call to them with its duration.
+func (s *session) pluginLog() *slog.Logger {
+	level := slog.LevelWarn
+	if globalBool(s.c, "verbose") {
+		level = slog.LevelDebug
+	} else if v := os.Getenv("CAIRN_LOG"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			s.warn(fmt.Sprintf("CAIRN_LOG=%s: use debug, info, warn or error", v))
+		}
+	}
+	return slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // stackReader reads the outputs of the backend's other stacks for stack
@@ -164,7 +173,7 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag, StartTimeout: start,
+			Dirs: locate.DefaultDirs(), Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {

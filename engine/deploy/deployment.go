@@ -266,6 +266,9 @@ func (d *deployment) finish(err error) (*Result, error) {
 		}
 		d.mu.Unlock()
 	}
+	if err == nil {
+		err = unmatchedPatterns(d.opts, d.seenURNs())
+	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
@@ -276,6 +279,21 @@ func (d *deployment) finish(err error) (*Result, error) {
 	}
 	d.opts.emit(sum)
 	return res, err
+}
+
+// seenURNs lists the URNs of the stack's recorded resources and of those
+// the program registered.
+func (d *deployment) seenURNs() []resource.URN {
+	urns := make([]resource.URN, 0, len(d.base.Resources)+len(d.records))
+	for _, r := range d.base.Resources {
+		urns = append(urns, r.URN)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for u := range d.records {
+		urns = append(urns, u)
+	}
+	return urns
 }
 
 // Update runs the program and brings the stack to the state it declares

@@ -66,7 +66,7 @@ func ReadStackConfig(path string) (*StackConfig, error) {
 	}
 	var f stackFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateYAMLError(path, data, err)
 	}
 	c.SecretsProvider, c.EncryptedKey, c.EncryptionSalt, c.Environment = f.SecretsProvider, f.EncryptedKey, f.EncryptionSalt, f.Environment
 	for k, v := range f.Config {

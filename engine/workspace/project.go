@@ -105,7 +105,7 @@ func ReadProject(path string) (*Project, error) {
 	}
 	var f projectFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateYAMLError(path, data, err)
 	}
 	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Options: f.Options,
 		Path: path, Dir: filepath.Dir(path)}

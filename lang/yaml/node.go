@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	yaml "gopkg.in/yaml.v3"
+
+	"github.com/cairn-iac/cairn/engine/workspace"
 )
 
 // node is a YAML node with its source range, aliases resolved and merge
@@ -83,16 +83,14 @@ func countNodes(y *yaml.Node) int {
 	return n
 }
 
-var lineOfError = regexp.MustCompile(`line (\d+)`)
-
-// syntaxError turns a yaml.v3 error into a diagnostic at its line.
+// syntaxError turns a yaml.v3 error into a diagnostic at the line and
+// column of the problem.
 func syntaxError(src *source, err error) *hcl.Diagnostic {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	at := 0
-	if m := lineOfError.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		at = src.offset(line, 1)
-		msg = strings.TrimSpace(strings.TrimPrefix(msg, m[0]+":"))
+	if se := (*workspace.SyntaxError)(nil); errors.As(workspace.LocateYAMLError(src.name, src.bytes, err), &se) {
+		at = src.offset(se.Line, se.Column)
+		msg = se.Message
 	}
 	detail := "The file is not valid YAML: " + msg + "."
 	if strings.Contains(string(src.bytes[at:src.lineEnd(at)]), "${") {

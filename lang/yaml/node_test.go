@@ -84,7 +84,7 @@ func TestDocumentErrors(t *testing.T) {
 		"recursive":     {"a: &x [1, *x]\n", "Recursive alias 1:11-1:13"},
 		"bad merge":     {"m:\n  <<: 3\n", "Invalid merge 2:7-2:8"},
 		"two documents": {"a: 1\n---\nb: 2\n", "More than one document 2:1-2:4"},
-		"syntax":        {"a: [1\n", "Invalid YAML 1:1-1:6"},
+		"syntax":        {"a: [1\n", "Invalid YAML 1:4-1:6"},
 		"alias bomb":    {aliasBomb(9), "Document too large 6:10-6:13"},
 	}
 	for name, test := range tests {

@@ -118,7 +118,8 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	}
 	p.addr = "127.0.0.1:" + strconv.Itoa(n)
 	p.conn, err = grpc.NewClient(p.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageSize), grpc.MaxCallSendMsgSize(MaxMessageSize)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageSize), grpc.MaxCallSendMsgSize(MaxMessageSize)),
+		grpc.WithChainUnaryInterceptor(logCalls(log)))
 	if err != nil {
 		p.kill()
 		return nil, fmt.Errorf("connecting to plugin %s at %s: %w", spec.Name, p.addr, err)
@@ -208,4 +209,21 @@ func (p *Process) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// logCalls logs each call to the plugin, with its duration and error, at
+// debug level.
+func logCalls(log *slog.Logger) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		start := time.Now()
+		err := invoker(ctx, method, req, reply, cc, opts...)
+		if log.Enabled(ctx, slog.LevelDebug) {
+			attrs := []any{"duration", time.Since(start).Round(time.Microsecond)}
+			if err != nil {
+				attrs = append(attrs, "error", err)
+			}
+			log.Debug("call "+method[strings.LastIndexByte(method, '/')+1:], attrs...)
+		}
+		return err
+	}
 }
