@@ -13,7 +13,7 @@ import (
 )
 
 // deletesAfterProgram lists what an update deletes once its program has
-// finished (seed 000, "Deletions"): base resources the program no longer
+// finished, as Pulumi's engine does: base resources the program no longer
 // declares, originals of create-before-delete replacements, and pending
 // deletes left by earlier runs.
 func (d *deployment) deletesAfterProgram() []*resource.State {

@@ -6,7 +6,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Op is the kind of a step, named as in the anchor's JSON output.
+// Op is the kind of a step, named as in Pulumi's JSON output.
 type Op string
 
 // The step operations.

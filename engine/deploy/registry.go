@@ -342,7 +342,7 @@ func defaultProviderName(version, url string) string {
 }
 
 // withInternals adds to a provider resource's inputs the engine-internal
-// options the anchor keeps under "__internal".
+// options Pulumi keeps under "__internal".
 func withInternals(inputs resource.Map, url string, envVars map[string]string) resource.Map {
 	internal := resource.Map{}
 	if url != "" {
