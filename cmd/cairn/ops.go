@@ -284,11 +284,8 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *snapshot.Snapshot, journal snapshot.Journal) (*deploy.Result, error) {
 	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
 		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
-	if dry {
+	if dry && kind == opUp {
 		op = display.OperationPreview
-		if kind == opRefresh {
-			op = display.OperationRefresh
-		}
 	}
 	d, err := r.newDisplay(op)
 	if err != nil {

@@ -232,6 +232,9 @@ func (d *deployment) finish(err error) (*Result, error) {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
 	sum := SummaryEvent{Preview: d.opts.DryRun, Changes: res.Changes, Duration: res.Duration}
+	if root := res.Snapshot.Root(); root != nil && !d.opts.DryRun {
+		sum.Outputs = root.Outputs
+	}
 	if err != nil {
 		sum.Error = err.Error()
 	}
