@@ -52,6 +52,7 @@ func (l *liveRenderer) close() {
 	b.WriteByte('\n')
 	l.r.writeChanges(&b, l.p)
 	l.r.writeDiagnostics(&b, l.p)
+	l.r.writeOutputs(&b, l.p)
 	b.WriteString(l.r.summaryLines(l.p))
 	l.paint(append(lines, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...))
 }
