@@ -280,7 +280,10 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	var se *StepError
 	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrCancelled) {
 		// The step errors, if any, are reported by finish; this one is the
-		// program's own.
+		// program's own. A preview deletes nothing anyway.
+		if d.opts.DryRun {
+			return err
+		}
 		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
 	}
 	d.mu.Lock()

@@ -78,7 +78,10 @@ func (j *jsonRenderer) close() {
 // show (see run.shows), and the stack's always, in the order of
 // run.ordered.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), ChangeSummary: r.counts()}
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration()}
+	if !r.failedPreview() {
+		d.ChangeSummary = r.counts()
+	}
 	for _, s := range r.ordered() {
 		e := &s.event
 		if !r.shows(e) && e.URN.Type() != resource.RootStackType {

@@ -24,10 +24,14 @@ func (m *markdownRenderer) close() {
 	var b strings.Builder
 	r := m.r
 	b.WriteString("### " + r.title() + "\n\n")
-	r.writeCountTable(&b)
-	fmt.Fprintf(&b, "Duration: %s\n\n", formatDuration(r.duration()))
+	if !r.failedPreview() {
+		r.writeCountTable(&b)
+	}
+	if !r.preview {
+		fmt.Fprintf(&b, "Duration: %s\n\n", formatDuration(r.duration()))
+	}
 	if r.summary != nil && r.summary.Error != "" {
-		b.WriteString("**Error:** " + html.EscapeString(r.summary.Error) + "\n\n")
+		b.WriteString("**Error:** " + html.EscapeString(strings.TrimPrefix(firstLine(r.summary.Error), "Error: ")) + "\n\n")
 	}
 	if changed := r.changed(); len(changed) > 0 {
 		b.WriteString("#### Changes\n\n")

@@ -102,9 +102,14 @@ func (r *run) countText(op deploy.Op, n int) string {
 	return fmt.Sprintf("%d %s", n, s.done)
 }
 
-// summaryLines are the last lines of the output: the counts per operation,
-// the duration unless previewing, and the error that ended the deployment if one did.
+// summaryLines are the last lines of the output: the counts per operation
+// and, unless previewing, the duration. A preview that failed has none: its
+// counts would be of a part of the program. The error that ended a
+// deployment is the caller's to report, once.
 func (r *run) summaryLines(p painter) string {
+	if r.failedPreview() {
+		return ""
+	}
 	counts := r.counts()
 	var parts []string
 	for _, op := range countOrder(counts) {
@@ -118,11 +123,13 @@ func (r *run) summaryLines(p painter) string {
 	if !r.preview {
 		line += " Duration: " + formatDuration(r.duration())
 	}
-	line += "\n"
-	if r.summary != nil && r.summary.Error != "" {
-		line += p.paint(red, "Error: "+r.summary.Error) + "\n"
-	}
-	return line
+	return line + "\n"
+}
+
+// failedPreview reports whether the run is a preview that failed, whose
+// counts would be of a part of the program only.
+func (r *run) failedPreview() bool {
+	return r.preview && r.summary != nil && r.summary.Error != ""
 }
 
 // writeOutputs writes the "Outputs:" section once an update has ended: the
