@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -154,6 +155,18 @@ func operate(c *cli.Context, kind opKind) (err error) {
 	}
 	if err := r.prepare(); err != nil {
 		if de := (*eval.DiagnosticsError)(nil); errors.As(err, &de) {
+			if r.document() {
+				// The document (--json, --markdown) holds the diagnostics.
+				d, derr := r.newDisplay(display.OperationPreview)
+				if derr != nil {
+					return derr
+				}
+				r.reportProgramErrors(d, err)
+				d.Handle(deploy.SummaryEvent{Preview: true, Error: "the program has errors"})
+				if cerr := d.Close(); cerr != nil {
+					return cerr
+				}
+			}
 			return r.failure(kind, err)
 		}
 		return err
@@ -313,11 +326,8 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *snapshot.Snapshot, journal snapshot.Journal) (*deploy.Result, error) {
 	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
 		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
-	if dry {
+	if dry && kind == opUp {
 		op = display.OperationPreview
-		if kind == opRefresh {
-			op = display.OperationRefresh
-		}
 	}
 	d, err := r.newDisplay(op)
 	if err != nil {
@@ -340,10 +350,45 @@ func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *sna
 		res, err = deploy.Import(ctx, opts, base, []deploy.ImportSpec{{Type: args.Get(0), Name: args.Get(1), ID: resource.ID(args.Get(2)),
 			Parent: resource.URN(r.c.String("parent")), Provider: r.c.String("provider"), Protect: r.c.Bool("protect")}})
 	}
+	r.reportProgramErrors(d, err)
 	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	return res, err
+}
+
+// document reports whether the operation prints a document (--json or
+// --markdown) rather than progress for people.
+func (r *operation) document() bool { return r.c.Bool("json") || r.c.Bool("markdown") }
+
+// reportProgramErrors hands a program's diagnostics to a display that
+// prints a document, which stderr is not part of; progress for people
+// leaves them to failure, which prints them once, with their source.
+func (r *operation) reportProgramErrors(d *display.Display, err error) {
+	var de *eval.DiagnosticsError
+	if !r.document() || !errors.As(err, &de) {
+		return
+	}
+	for _, diag := range de.Diags {
+		sev := deploy.SeverityError
+		if diag.Severity == hcl.DiagWarning {
+			sev = deploy.SeverityWarning
+		}
+		d.Handle(deploy.DiagEvent{Severity: sev, Message: diagnosticLine(diag)})
+	}
+}
+
+// diagnosticLine writes a program diagnostic on one line: "file:line:column:
+// summary: detail".
+func diagnosticLine(d *hcl.Diagnostic) string {
+	text := d.Summary
+	if d.Detail != "" {
+		text += ": " + d.Detail
+	}
+	if s := d.Subject; s != nil {
+		text = fmt.Sprintf("%s:%d:%d: %s", s.Filename, s.Start.Line, s.Start.Column, text)
+	}
+	return text
 }
 
 // preview runs an operation without changing anything.

@@ -274,6 +274,9 @@ func (d *deployment) finish(err error) (*Result, error) {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
 	sum := SummaryEvent{Preview: d.opts.DryRun, Changes: res.Changes, Duration: res.Duration}
+	if root := res.Snapshot.Root(); root != nil && !d.opts.DryRun {
+		sum.Outputs = root.Outputs
+	}
 	if err != nil {
 		sum.Error = err.Error()
 	}
@@ -323,7 +326,10 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	var se *StepError
 	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrCancelled) {
 		// The step errors, if any, are reported by finish; this one is the
-		// program's own.
+		// program's own. A preview deletes nothing anyway.
+		if d.opts.DryRun {
+			return err
+		}
 		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
 	}
 	d.mu.Lock()

@@ -115,6 +115,9 @@ type SummaryEvent struct {
 	Changes  map[Op]int
 	Duration time.Duration
 	Error    string
+	// Outputs are the outputs of the stack's root resource once a
+	// deployment that is not a preview has ended; nil when it has none.
+	Outputs resource.Map
 }
 
 func (StepEvent) isEvent()    {}

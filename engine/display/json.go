@@ -16,7 +16,8 @@ import (
 type PreviewDigest struct {
 	// Config is the stack configuration, secrets blinded.
 	Config map[string]string `json:"config,omitempty"`
-	// Steps are the logical steps, in the order they began.
+	// Steps are the logical steps, dependencies first, then in program
+	// order.
 	Steps []PreviewStep `json:"steps,omitempty"`
 	// Diagnostics are the messages of the deployment, debug ones left out.
 	Diagnostics []PreviewDiagnostic `json:"diagnostics,omitempty"`
@@ -74,10 +75,14 @@ func (j *jsonRenderer) close() {
 }
 
 // digest builds the run's PreviewDigest. Steps are the logical ones that
-// show (see run.shows), and the stack's always.
+// show (see run.shows), and the stack's always, in the order of
+// run.ordered.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), ChangeSummary: r.counts()}
-	for _, s := range r.steps {
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration()}
+	if !r.failedPreview() {
+		d.ChangeSummary = r.counts()
+	}
+	for _, s := range r.ordered() {
 		e := &s.event
 		if !r.shows(e) && e.URN.Type() != resource.RootStackType {
 			continue
