@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
@@ -54,7 +55,9 @@ type deployment struct {
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
 	stepErrs   []error
-	cancelled  bool // by a failure: no step starts any more
+	planned    []policy.Resource  // as analyzed, for AnalyzeStack
+	violations []policy.Violation // of the policies, in the order found
+	cancelled  bool               // by a failure: no step starts any more
 
 	interrupted <-chan struct{} // closed when the operation's context is cancelled
 }
@@ -94,6 +97,8 @@ type Result struct {
 	Snapshot *snapshot.Snapshot
 	Changes  map[Op]int
 	Duration time.Duration
+	// Violations are the policies found violated, in the order found.
+	Violations []policy.Violation
 }
 
 // ResourceChanges returns the counts of Changes that are not zero, by the
@@ -200,7 +205,10 @@ func (d *deployment) fail(urn resource.URN, op Op, err error) error {
 	d.mu.Lock()
 	d.stepErrs = append(d.stepErrs, se)
 	d.failed[urn] = true
-	if !d.opts.ContinueOnError && !d.opts.DryRun {
+	// A policy violation leaves the resource as it was, so the resources
+	// that do not depend on it may go ahead.
+	var ve *ViolationError
+	if !d.opts.ContinueOnError && !d.opts.DryRun && !errors.As(err, &ve) {
 		d.cancelled = true
 	}
 	d.mu.Unlock()
@@ -260,6 +268,8 @@ func (d *deployment) finish(err error) (*Result, error) {
 		if n := len(d.stepErrs); n > 0 {
 			if n == 1 {
 				err = d.stepErrs[0]
+			} else if v := violators(d.stepErrs); v == n {
+				err = fmt.Errorf("%d resources violate mandatory policies, so they were left as they were", n)
 			} else {
 				err = fmt.Errorf("%d resource operations failed", n)
 			}
@@ -269,7 +279,10 @@ func (d *deployment) finish(err error) (*Result, error) {
 	if err == nil {
 		err = unmatchedPatterns(d.opts, d.seenURNs())
 	}
-	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
+	if n := d.mandatoryViolations(); err == nil && n > 0 && d.opts.DryRun {
+		err = fmt.Errorf("%d mandatory policy violations; `up` would refuse to change the resources that violate them", n)
+	}
+	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start), Violations: d.violations}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
@@ -282,6 +295,18 @@ func (d *deployment) finish(err error) (*Result, error) {
 	}
 	d.opts.emit(sum)
 	return res, err
+}
+
+// violators counts the errors that are policy violations.
+func violators(errs []error) int {
+	n := 0
+	for _, err := range errs {
+		var ve *ViolationError
+		if errors.As(err, &ve) {
+			n++
+		}
+	}
+	return n
 }
 
 // seenURNs lists the URNs of the stack's recorded resources and of those
@@ -331,6 +356,13 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 			return err
 		}
 		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
+	}
+	if !d.isCancelled() {
+		// The whole planned stack goes to the analyzers before anything is
+		// deleted.
+		if err := d.analyzeStack(ctx); err != nil {
+			return err
+		}
 	}
 	d.mu.Lock()
 	failures := len(d.stepErrs)

@@ -3,6 +3,7 @@ package deploy
 import (
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -120,6 +121,13 @@ type SummaryEvent struct {
 	Outputs resource.Map
 }
 
+// PolicyEvent reports a policy violation as soon as an analyzer finds it.
+type PolicyEvent struct {
+	Violation policy.Violation
+	Preview   bool
+}
+
+func (PolicyEvent) isEvent()  {}
 func (StepEvent) isEvent()    {}
 func (DiagEvent) isEvent()    {}
 func (PreludeEvent) isEvent() {}

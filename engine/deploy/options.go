@@ -3,6 +3,7 @@ package deploy
 import (
 	"runtime"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
@@ -81,6 +82,11 @@ type Options struct {
 	// Create, Update or Delete) waits for it, and its error fails them all,
 	// so that a wrong passphrase changes nothing.
 	VerifySecrets func() error
+
+	// Analyzers check every resource after its provider has checked its
+	// inputs and before it is diffed, and the whole stack once the program
+	// has finished (Pulumi's policy packs).
+	Analyzers []policy.Analyzer
 
 	// PreviewOnly refreshes (or destroys) without changing anything; it is
 	// DryRun for operations that do not run a program.
