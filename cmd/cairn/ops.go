@@ -466,7 +466,7 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 	var snap *snapshot.Snapshot
 	sum := backend.Summary{Err: runErr}
 	if res != nil {
-		snap, sum.Changes = res.Snapshot, res.ResourceChanges()
+		snap, sum.Changes, sum.Violations = res.Snapshot, res.ResourceChanges(), res.Violations
 	}
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
@@ -111,6 +112,8 @@ type OperationInfo struct {
 type Summary struct {
 	Err     error          // nil when the operation succeeded
 	Changes map[string]int // steps by kind, as deploy.Result.ResourceChanges
+	// Violations are the policy violations the operation found.
+	Violations []policy.Violation
 }
 
 // ExportOptions say how a stack's state is exported.

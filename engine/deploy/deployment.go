@@ -280,7 +280,7 @@ func (d *deployment) finish(err error) (*Result, error) {
 		err = unmatchedPatterns(d.opts, d.seenURNs())
 	}
 	if n := d.mandatoryViolations(); err == nil && n > 0 && d.opts.DryRun {
-		err = fmt.Errorf("%d mandatory policy violations; `up` would refuse to change the resources that violate them", n)
+		err = fmt.Errorf("%d mandatory policy violation(s); `up` would refuse to change what violates them", n)
 	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start), Violations: d.violations}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {

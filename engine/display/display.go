@@ -111,6 +111,9 @@ func mask(e deploy.Event, m *secrets.Masker) deploy.Event {
 	case deploy.SummaryEvent:
 		x.Error = m.Mask(x.Error)
 		return x
+	case deploy.PolicyEvent:
+		x.Violation.Message = m.Mask(x.Violation.Message)
+		return x
 	}
 	return e
 }

@@ -25,6 +25,8 @@ type PreviewDigest struct {
 	Duration time.Duration `json:"duration,omitempty"`
 	// ChangeSummary counts the resources per operation.
 	ChangeSummary map[deploy.Op]int `json:"changeSummary,omitempty"`
+	// PolicyEvents are the policy violations, mandatory ones first.
+	PolicyEvents []PolicyEvent `json:"policyEvents,omitempty"`
 }
 
 // PreviewStep is one step of a PreviewDigest. States are in the
@@ -78,7 +80,7 @@ func (j *jsonRenderer) close() {
 // show (see run.shows), and the stack's always, in the order of
 // run.ordered.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration()}
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), PolicyEvents: r.digestPolicies()}
 	if !r.failedPreview() {
 		d.ChangeSummary = r.counts()
 	}

@@ -54,6 +54,7 @@ func (l *liveRenderer) close() {
 	l.r.writeDiagnostics(&b, l.p)
 	l.r.writeOutputs(&b, l.p)
 	b.WriteString(l.r.summaryLines(l.p))
+	l.r.writePolicies(&b, l.p)
 	l.paint(append(lines, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...))
 }
 

@@ -42,6 +42,7 @@ func (m *markdownRenderer) close() {
 		b.WriteString("**Error:** " + html.EscapeString(strings.TrimPrefix(firstLine(r.summary.Error), "Error: ")) + "\n\n")
 	}
 	changed := r.changed()
+	r.writeMarkdownPolicies(&b)
 	r.writeAttention(&b, changed)
 	r.writeMarkdownDiagnostics(&b)
 	if len(changed) > 0 {

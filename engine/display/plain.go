@@ -72,6 +72,7 @@ func (pr *plainRenderer) close() {
 	pr.r.writeDiagnostics(&b, pr.p)
 	pr.r.writeOutputs(&b, pr.p)
 	b.WriteString(pr.r.summaryLines(pr.p))
+	pr.r.writePolicies(&b, pr.p)
 	pr.w.writeString(b.String())
 }
 

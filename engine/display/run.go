@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -16,12 +17,14 @@ type run struct {
 	start   time.Time
 	preview bool
 
-	rows    map[resource.URN]*row
-	order   []*row
-	steps   []*stepRecord
-	diags   []deploy.DiagEvent
-	summary *deploy.SummaryEvent
-	config  map[string]resource.Value // from the prelude, if any
+	rows  map[resource.URN]*row
+	order []*row
+	steps []*stepRecord
+	diags []deploy.DiagEvent
+	// policies are the policy violations, in the order found.
+	policies []policy.Violation
+	summary  *deploy.SummaryEvent
+	config   map[string]resource.Value // from the prelude, if any
 	// uncounted is how many hidden steps the summary counts, per operation.
 	uncounted map[deploy.Op]int
 }
@@ -62,6 +65,8 @@ func (r *run) record(e deploy.Event) {
 		r.step(e)
 	case deploy.DiagEvent:
 		r.diag(e)
+	case deploy.PolicyEvent:
+		r.policies = append(r.policies, e.Violation)
 	case deploy.PreludeEvent:
 		r.preview = r.preview || e.Preview
 		r.config = e.Config

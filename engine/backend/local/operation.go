@@ -101,6 +101,10 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 			rec.ResourceChanges[op] = n
 		}
 	}
+	for _, v := range sum.Violations {
+		rec.Policies = append(rec.Policies, backend.PolicyRecord{URN: v.URN, Message: mask(v.Message),
+			PolicyName: v.Policy, PolicyPackName: v.Pack, EnforcementLevel: v.Level})
+	}
 	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
 		return err
 	}
