@@ -133,7 +133,7 @@ func staticStrings(e hcl.Expression, diags *hcl.Diagnostics) []string {
 		}
 	}
 	*diags = append(*diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid type",
-		Detail: fmt.Sprintf("type selects resources by type token, such as %q or %q; it must be a constant string or list of strings.", "aws:s3/bucket:Bucket", "aws:*"),
+		Detail:  fmt.Sprintf("type selects resources by type token, such as %q or %q; it must be a constant string or list of strings.", "aws:s3/bucket:Bucket", "aws:*"),
 		Subject: e.Range().Ptr()})
 	return nil
 }
