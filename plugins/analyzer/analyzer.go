@@ -1,0 +1,294 @@
+// Package analyzer runs Pulumi policy packs: analyzer plugins that speak
+// Pulumi's Analyzer protocol over gRPC (GetPluginInfo, GetAnalyzerInfo,
+// Configure, ConfigureStack, Analyze, AnalyzeStack), as engine
+// policy.Analyzers.
+//
+// A pack is given as a path: an analyzer plugin executable, started with the
+// engine's address as its argument, as Pulumi starts one; or a folder with a
+// PulumiPolicy.yaml, whose runtime names the plugin that boots it
+// (pulumi-analyzer-policy-<runtime>, started in the folder with the engine's
+// address and "." as arguments).
+//
+//	c, err := analyzer.Start(ctx, "./policies/pack", analyzer.Options{EngineAddr: addr, Stack: "dev", Project: "web"})
+//	if err != nil {
+//		return err
+//	}
+//	defer c.Close()
+//	opts.Analyzers = append(opts.Analyzers, c)
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+	yaml "gopkg.in/yaml.v3"
+
+	"github.com/cairn-iac/cairn/engine/policy"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/plugins/rpc"
+)
+
+// Options say how to start and configure a policy pack.
+type Options struct {
+	// EngineAddr is the address of the Engine service the pack logs to.
+	EngineAddr   string
+	Stack        string
+	Project      string
+	Organization string
+	DryRun       bool
+	// Config is the stack's configuration as strings, by "<ns>:<key>";
+	// SecretKeys names those that are secret.
+	Config     map[string]string
+	SecretKeys []string
+	// Policies configure the pack's policies by name, as Pulumi's
+	// --policy-pack-config file does; nil leaves the pack's own.
+	Policies map[string]PolicyConfig
+	// Dirs are searched for pulumi-analyzer-policy-<runtime> after PATH.
+	Dirs         []string
+	Log          *slog.Logger
+	StartTimeout time.Duration
+}
+
+// PolicyConfig is the configuration of one policy: its enforcement level
+// and its properties.
+type PolicyConfig struct {
+	Level      policy.Level
+	Properties map[string]any
+}
+
+// Client is a running policy pack.
+type Client struct {
+	name    string
+	version string
+	rpc     pulumirpc.AnalyzerClient
+	proc    *launch.Process
+}
+
+// project is what Cairn reads of PulumiPolicy.yaml.
+type project struct {
+	Runtime any    `yaml:"runtime"`
+	Version string `yaml:"version"`
+}
+
+// Start launches the policy pack at path, asks it what it is, and configures
+// it.
+func Start(ctx context.Context, path string, opts Options) (*Client, error) {
+	spec := launch.Spec{Name: filepath.Base(path), Path: path, Args: []string{opts.EngineAddr}, Log: opts.Log,
+		StartTimeout: opts.StartTimeout}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("policy pack %s: %w", path, err)
+	}
+	if info.IsDir() {
+		if spec, err = packSpec(path, opts); err != nil {
+			return nil, err
+		}
+	}
+	proc, err := launch.Start(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("policy pack %s: %w", path, err)
+	}
+	c := &Client{rpc: pulumirpc.NewAnalyzerClient(proc.Conn()), proc: proc}
+	if err := c.init(ctx, path, opts); err != nil {
+		_ = proc.Close()
+		return nil, fmt.Errorf("policy pack %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// packSpec is how a policy pack folder is started: by the analyzer plugin
+// that boots packs of its runtime.
+func packSpec(dir string, opts Options) (launch.Spec, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "PulumiPolicy.yaml"))
+	if err != nil {
+		return launch.Spec{}, fmt.Errorf("policy pack %s: %w; a policy pack folder holds a PulumiPolicy.yaml naming its runtime", dir, err)
+	}
+	var p project
+	if err := yaml.Unmarshal(b, &p); err != nil {
+		return launch.Spec{}, fmt.Errorf("policy pack %s: PulumiPolicy.yaml: %w", dir, err)
+	}
+	runtime, args := "", []string{opts.EngineAddr, "."}
+	switch r := p.Runtime.(type) {
+	case string:
+		runtime = r
+	case map[string]any:
+		runtime, _ = r["name"].(string)
+		if o, ok := r["options"].(map[string]any); ok {
+			for k, v := range o {
+				args = append(args, fmt.Sprintf("-%s=%v", k, v))
+			}
+		}
+	}
+	if runtime == "" {
+		return launch.Spec{}, fmt.Errorf("policy pack %s: PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)", dir)
+	}
+	name := "pulumi-analyzer-policy-" + runtime
+	bin, err := exec.LookPath(name)
+	for _, d := range opts.Dirs {
+		if err == nil {
+			break
+		}
+		bin, err = exec.LookPath(filepath.Join(d, name))
+	}
+	if err != nil {
+		return launch.Spec{}, fmt.Errorf("policy pack %s: its runtime is %s, which needs %s on PATH to start it; install it, or give --policy-pack the path of an analyzer plugin", dir, runtime, name)
+	}
+	return launch.Spec{Name: name, Path: bin, Args: args, Dir: dir, Log: opts.Log, StartTimeout: opts.StartTimeout}, nil
+}
+
+// init asks the pack its name and configures it.
+func (c *Client) init(ctx context.Context, path string, opts Options) error {
+	info, err := c.rpc.GetAnalyzerInfo(ctx, &emptypb.Empty{})
+	if err != nil {
+		return fmt.Errorf("GetAnalyzerInfo: %w", err)
+	}
+	c.name, c.version = info.GetName(), info.GetVersion()
+	if c.name == "" {
+		c.name = filepath.Base(path)
+	}
+	if _, err := c.rpc.GetPluginInfo(ctx, &emptypb.Empty{}); err != nil && status.Code(err) != codes.Unimplemented {
+		return fmt.Errorf("GetPluginInfo: %w", err)
+	}
+	_, err = c.rpc.ConfigureStack(ctx, &pulumirpc.AnalyzerStackConfigureRequest{Stack: opts.Stack, Project: opts.Project,
+		Organization: opts.Organization, DryRun: opts.DryRun, Config: opts.Config, ConfigSecretKeys: opts.SecretKeys})
+	if err != nil && status.Code(err) != codes.Unimplemented {
+		return fmt.Errorf("ConfigureStack: %w", err)
+	}
+	if len(opts.Policies) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, p := range info.GetPolicies() {
+		known[p.GetName()] = true
+	}
+	req := &pulumirpc.ConfigureAnalyzerRequest{PolicyConfig: map[string]*pulumirpc.PolicyConfig{}}
+	for name, pc := range opts.Policies {
+		if !known[name] && name != "all" {
+			return fmt.Errorf("the policy configuration names %q, which is not a policy of pack %s", name, c.name)
+		}
+		props, err := structpb.NewStruct(pc.Properties)
+		if err != nil {
+			return fmt.Errorf("the configuration of policy %s: %w", name, err)
+		}
+		req.PolicyConfig[name] = &pulumirpc.PolicyConfig{EnforcementLevel: toWireLevel(pc.Level), Properties: props}
+	}
+	if _, err := c.rpc.Configure(ctx, req); err != nil {
+		return fmt.Errorf("Configure: %w", err)
+	}
+	return nil
+}
+
+// Name implements policy.Analyzer.
+func (c *Client) Name() string { return c.name }
+
+// Close stops the pack.
+func (c *Client) Close() error { return c.proc.Close() }
+
+// Analyze implements policy.Analyzer.
+func (c *Client) Analyze(ctx context.Context, r policy.Resource) ([]policy.Violation, error) {
+	ar, err := wireResource(r)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.rpc.Analyze(ctx, &pulumirpc.AnalyzeRequest{Type: ar.Type, Properties: ar.Properties, Urn: ar.Urn,
+		Name: ar.Name, Options: ar.Options, Provider: ar.Provider})
+	if err != nil {
+		return nil, fmt.Errorf("Analyze %s: %w", r.URN, err)
+	}
+	return c.violations(resp, r.URN), nil
+}
+
+// AnalyzeStack implements policy.Analyzer.
+func (c *Client) AnalyzeStack(ctx context.Context, rs []policy.Resource) ([]policy.Violation, error) {
+	req := &pulumirpc.AnalyzeStackRequest{}
+	for _, r := range rs {
+		ar, err := wireResource(r)
+		if err != nil {
+			return nil, err
+		}
+		req.Resources = append(req.Resources, ar)
+	}
+	resp, err := c.rpc.AnalyzeStack(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("AnalyzeStack: %w", err)
+	}
+	return c.violations(resp, ""), nil
+}
+
+func (c *Client) violations(resp *pulumirpc.AnalyzeResponse, urn resource.URN) []policy.Violation {
+	var out []policy.Violation
+	for _, d := range resp.GetDiagnostics() {
+		v := policy.Violation{Pack: d.GetPolicyPackName(), Policy: d.GetPolicyName(), Description: d.GetDescription(),
+			Message: d.GetMessage(), URN: resource.URN(d.GetUrn()), Level: fromWireLevel(d.GetEnforcementLevel())}
+		if v.Pack == "" {
+			v.Pack = c.name
+		}
+		if v.URN == "" {
+			v.URN = urn
+		}
+		if v.Message == "" {
+			v.Message = v.Description
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// wireResource is a resource as the Analyzer protocol sends it: inputs with
+// unknowns and secrets kept, as Pulumi sends them.
+func wireResource(r policy.Resource) (*pulumirpc.AnalyzerResource, error) {
+	props, err := rpc.MarshalMap(r.Inputs, rpc.Options{KeepUnknowns: true, KeepSecrets: true})
+	if err != nil {
+		return nil, fmt.Errorf("the inputs of %s: %w", r.URN, err)
+	}
+	ar := &pulumirpc.AnalyzerResource{Type: r.Type, Properties: props, Urn: string(r.URN), Name: r.Name, Parent: string(r.Parent),
+		Options:              &pulumirpc.AnalyzerResourceOptions{Protect: r.Protect, IgnoreChanges: r.IgnoreChanges, Parent: string(r.Parent)},
+		PropertyDependencies: map[string]*pulumirpc.AnalyzerPropertyDependencies{}}
+	for _, d := range r.Dependencies {
+		ar.Dependencies = append(ar.Dependencies, string(d))
+	}
+	for k, deps := range r.PropertyDependencies {
+		pd := &pulumirpc.AnalyzerPropertyDependencies{}
+		for _, d := range deps {
+			pd.Urns = append(pd.Urns, string(d))
+		}
+		ar.PropertyDependencies[k] = pd
+	}
+	if ref, err := resource.ParseProviderRef(r.Provider); err == nil && r.Provider != "" {
+		ar.Provider = &pulumirpc.AnalyzerProviderResource{Type: ref.URN.Type(), Urn: string(ref.URN), Name: ref.URN.Name()}
+	}
+	return ar, nil
+}
+
+func toWireLevel(l policy.Level) pulumirpc.EnforcementLevel {
+	switch l {
+	case policy.Mandatory:
+		return pulumirpc.EnforcementLevel_MANDATORY
+	case policy.Disabled:
+		return pulumirpc.EnforcementLevel_DISABLED
+	}
+	return pulumirpc.EnforcementLevel_ADVISORY
+}
+
+func fromWireLevel(l pulumirpc.EnforcementLevel) policy.Level {
+	switch l {
+	case pulumirpc.EnforcementLevel_MANDATORY:
+		return policy.Mandatory
+	case pulumirpc.EnforcementLevel_DISABLED:
+		return policy.Disabled
+	}
+	return policy.Advisory
+}
+
+var _ policy.Analyzer = (*Client)(nil)
