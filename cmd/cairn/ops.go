@@ -63,7 +63,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, policyFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -77,7 +77,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -228,7 +228,7 @@ func (r *operation) prepare() error {
 		if r.opts.Program, err = r.s.program(r.c.Context, r.host, values, &r.relay); err != nil {
 			return err
 		}
-		if r.opts.Analyzers, err = r.s.analyzers(r.c); err != nil {
+		if r.opts.Analyzers, err = r.analyzers(); err != nil {
 			return err
 		}
 	}
@@ -259,9 +259,7 @@ func (r *operation) close() {
 	if r.host != nil {
 		_ = r.host.Close()
 	}
-	for _, a := range r.opts.Analyzers {
-		_ = a.Close()
-	}
+	closeAll(r.opts.Analyzers)
 }
 
 // signals handles Ctrl-C (and SIGTERM). The first cancels the context: the

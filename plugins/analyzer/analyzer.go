@@ -9,7 +9,7 @@
 // (pulumi-analyzer-policy-<runtime>, started in the folder with the engine's
 // address and "." as arguments).
 //
-//	c, err := analyzer.Start(ctx, "./policies/pack", analyzer.Options{EngineAddr: addr, Stack: "dev", Project: "web"})
+//	c, err := analyzer.Start(ctx, "./policies/pack", analyzer.Options{Stack: "dev", Project: "web", Diag: relay})
 //	if err != nil {
 //		return err
 //	}
@@ -19,30 +19,36 @@ package analyzer
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 	yaml "gopkg.in/yaml.v3"
 
+	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/enginesvc"
 	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/rpc"
 )
 
 // Options say how to start and configure a policy pack.
 type Options struct {
-	// EngineAddr is the address of the Engine service the pack logs to.
-	EngineAddr   string
+	// Diag receives what the pack logs through the Engine service Cairn
+	// serves it; nil drops it.
+	Diag         func(deploy.DiagEvent)
 	Stack        string
 	Project      string
 	Organization string
@@ -54,14 +60,14 @@ type Options struct {
 	// Policies configure the pack's policies by name, as Pulumi's
 	// --policy-pack-config file does; nil leaves the pack's own.
 	Policies map[string]PolicyConfig
-	// Dirs are searched for pulumi-analyzer-policy-<runtime> after PATH.
-	Dirs         []string
+	// Dirs are searched for pulumi-analyzer-policy-<runtime>.
+	Dirs         locate.Dirs
 	Log          *slog.Logger
 	StartTimeout time.Duration
 }
 
 // PolicyConfig is the configuration of one policy: its enforcement level
-// and its properties.
+// ("" keeps the pack's) and its properties.
 type PolicyConfig struct {
 	Level      policy.Level
 	Properties map[string]any
@@ -73,7 +79,11 @@ type Client struct {
 	version string
 	rpc     pulumirpc.AnalyzerClient
 	proc    *launch.Process
+	engine  *launch.Server
 }
+
+// analyzerKind is the kind of analyzer plugins.
+const analyzerKind locate.Kind = "analyzer"
 
 // project is what Cairn reads of PulumiPolicy.yaml.
 type project struct {
@@ -84,24 +94,33 @@ type project struct {
 // Start launches the policy pack at path, asks it what it is, and configures
 // it.
 func Start(ctx context.Context, path string, opts Options) (*Client, error) {
-	spec := launch.Spec{Name: filepath.Base(path), Path: path, Args: []string{opts.EngineAddr}, Log: opts.Log,
-		StartTimeout: opts.StartTimeout}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("policy pack %s: %w", path, err)
 	}
-	if info.IsDir() {
-		if spec, err = packSpec(path, opts); err != nil {
-			return nil, err
-		}
+	diag := opts.Diag
+	if diag == nil {
+		diag = func(deploy.DiagEvent) {}
 	}
-	proc, err := launch.Start(ctx, spec)
+	engine, err := launch.Listen(func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, enginesvc.New(diag)) })
 	if err != nil {
-		return nil, fmt.Errorf("policy pack %s: %w", path, err)
+		return nil, err
 	}
-	c := &Client{rpc: pulumirpc.NewAnalyzerClient(proc.Conn()), proc: proc}
-	if err := c.init(ctx, path, opts); err != nil {
-		_ = proc.Close()
+	c := &Client{engine: engine}
+	spec := launch.Spec{Name: filepath.Base(path), Path: path, Args: []string{engine.Addr()}, Log: opts.Log,
+		StartTimeout: opts.StartTimeout}
+	if info.IsDir() {
+		spec, err = packSpec(path, engine.Addr(), opts)
+	}
+	if err == nil {
+		c.proc, err = launch.Start(ctx, spec)
+	}
+	if err == nil {
+		c.rpc = pulumirpc.NewAnalyzerClient(c.proc.Conn())
+		err = c.init(ctx, path, opts)
+	}
+	if err != nil {
+		_ = c.Close()
 		return nil, fmt.Errorf("policy pack %s: %w", path, err)
 	}
 	return c, nil
@@ -109,16 +128,16 @@ func Start(ctx context.Context, path string, opts Options) (*Client, error) {
 
 // packSpec is how a policy pack folder is started: by the analyzer plugin
 // that boots packs of its runtime.
-func packSpec(dir string, opts Options) (launch.Spec, error) {
+func packSpec(dir, engineAddr string, opts Options) (launch.Spec, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "PulumiPolicy.yaml"))
 	if err != nil {
-		return launch.Spec{}, fmt.Errorf("policy pack %s: %w; a policy pack folder holds a PulumiPolicy.yaml naming its runtime", dir, err)
+		return launch.Spec{}, fmt.Errorf("%w; a policy pack folder holds a PulumiPolicy.yaml naming its runtime", err)
 	}
 	var p project
 	if err := yaml.Unmarshal(b, &p); err != nil {
-		return launch.Spec{}, fmt.Errorf("policy pack %s: PulumiPolicy.yaml: %w", dir, err)
+		return launch.Spec{}, fmt.Errorf("PulumiPolicy.yaml: %w", err)
 	}
-	runtime, args := "", []string{opts.EngineAddr, "."}
+	runtime, args := "", []string{engineAddr, "."}
 	switch r := p.Runtime.(type) {
 	case string:
 		runtime = r
@@ -131,20 +150,15 @@ func packSpec(dir string, opts Options) (launch.Spec, error) {
 		}
 	}
 	if runtime == "" {
-		return launch.Spec{}, fmt.Errorf("policy pack %s: PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)", dir)
+		return launch.Spec{}, errors.New("PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)")
 	}
-	name := "pulumi-analyzer-policy-" + runtime
-	bin, err := exec.LookPath(name)
-	for _, d := range opts.Dirs {
-		if err == nil {
-			break
-		}
-		bin, err = exec.LookPath(filepath.Join(d, name))
+	name := "policy-" + runtime
+	found := opts.Dirs.Find(analyzerKind, name)
+	if len(found) == 0 {
+		return launch.Spec{}, fmt.Errorf("its runtime is %s, which needs the plugin %s to start it; install it, or give --policy-pack the path of an analyzer plugin",
+			runtime, analyzerKind.Binary(name))
 	}
-	if err != nil {
-		return launch.Spec{}, fmt.Errorf("policy pack %s: its runtime is %s, which needs %s on PATH to start it; install it, or give --policy-pack the path of an analyzer plugin", dir, runtime, name)
-	}
-	return launch.Spec{Name: name, Path: bin, Args: args, Dir: dir, Log: opts.Log, StartTimeout: opts.StartTimeout}, nil
+	return launch.Spec{Name: analyzerKind.Binary(name), Path: found[0].Path, Args: args, Dir: dir, Log: opts.Log, StartTimeout: opts.StartTimeout}, nil
 }
 
 // init asks the pack its name and configures it.
@@ -168,20 +182,24 @@ func (c *Client) init(ctx context.Context, path string, opts Options) error {
 	if len(opts.Policies) == 0 {
 		return nil
 	}
-	known := map[string]bool{}
+	known := map[string]pulumirpc.EnforcementLevel{"all": pulumirpc.EnforcementLevel_ADVISORY}
 	for _, p := range info.GetPolicies() {
-		known[p.GetName()] = true
+		known[p.GetName()] = p.GetEnforcementLevel()
 	}
 	req := &pulumirpc.ConfigureAnalyzerRequest{PolicyConfig: map[string]*pulumirpc.PolicyConfig{}}
 	for name, pc := range opts.Policies {
-		if !known[name] && name != "all" {
+		level, ok := known[name]
+		if !ok {
 			return fmt.Errorf("the policy configuration names %q, which is not a policy of pack %s", name, c.name)
+		}
+		if pc.Level != "" {
+			level = toWireLevel(pc.Level)
 		}
 		props, err := structpb.NewStruct(pc.Properties)
 		if err != nil {
 			return fmt.Errorf("the configuration of policy %s: %w", name, err)
 		}
-		req.PolicyConfig[name] = &pulumirpc.PolicyConfig{EnforcementLevel: toWireLevel(pc.Level), Properties: props}
+		req.PolicyConfig[name] = &pulumirpc.PolicyConfig{EnforcementLevel: level, Properties: props}
 	}
 	if _, err := c.rpc.Configure(ctx, req); err != nil {
 		return fmt.Errorf("Configure: %w", err)
@@ -192,8 +210,15 @@ func (c *Client) init(ctx context.Context, path string, opts Options) error {
 // Name implements policy.Analyzer.
 func (c *Client) Name() string { return c.name }
 
-// Close stops the pack.
-func (c *Client) Close() error { return c.proc.Close() }
+// Close stops the pack and the Engine service it logs to.
+func (c *Client) Close() error {
+	var err error
+	if c.proc != nil {
+		err = c.proc.Close()
+	}
+	c.engine.Stop(time.Second)
+	return err
+}
 
 // Analyze implements policy.Analyzer.
 func (c *Client) Analyze(ctx context.Context, r policy.Resource) ([]policy.Violation, error) {
@@ -292,3 +317,38 @@ func fromWireLevel(l pulumirpc.EnforcementLevel) policy.Level {
 }
 
 var _ policy.Analyzer = (*Client)(nil)
+
+// ReadConfig reads a policy pack configuration file, as Pulumi's
+// --policy-pack-config takes: a JSON object of policies by name (or "all"),
+// each an enforcement level, or an object with enforcementLevel and the
+// policy's properties.
+func ReadConfig(path string) (map[string]PolicyConfig, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %w; it must be a JSON object of policies by name", path, err)
+	}
+	out := map[string]PolicyConfig{}
+	for name, v := range raw {
+		var level string
+		var props map[string]any
+		if json.Unmarshal(v, &level) != nil {
+			if err := json.Unmarshal(v, &props); err != nil {
+				return nil, fmt.Errorf("%s: policy %s: give an enforcement level or an object of its configuration", path, name)
+			}
+			level, _ = props["enforcementLevel"].(string)
+			delete(props, "enforcementLevel")
+		}
+		pc := PolicyConfig{Properties: props}
+		if level != "" {
+			if pc.Level, err = policy.ParseLevel(level); err != nil {
+				return nil, fmt.Errorf("%s: policy %s: %w", path, name, err)
+			}
+		}
+		out[name] = pc
+	}
+	return out, nil
+}
