@@ -365,7 +365,7 @@ func stackHistory(c *cli.Context) error {
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Version, r.Kind, start.Format("2006-01-02 15:04:05"), dur, r.Result,
 			changeText(r.ResourceChanges), r.Message)
 		for _, p := range r.Policies {
-			fmt.Fprintf(w, "\t%s policy %s/%s violated by %s\n", p.EnforcementLevel, p.PolicyPackName, p.PolicyName, cmp.Or(string(p.URN), "the stack"))
+			fmt.Fprintf(w, "\t%s policy %s/%s violated by %s\n", p.EnforcementLevel, p.PolicyPackName, p.PolicyName, cmp.Or(string(p.ResourceURN), "the stack"))
 		}
 	}
 	return w.Flush()

@@ -1,9 +1,6 @@
 package backend
 
-import (
-	"github.com/cairn-iac/cairn/engine/policy"
-	"github.com/cairn-iac/cairn/engine/resource"
-)
+import "github.com/cairn-iac/cairn/engine/policy"
 
 // OperationKind names the kind of an operation, as Pulumi's history does.
 type OperationKind string
@@ -42,15 +39,5 @@ type HistoryRecord struct {
 	// ResourceChanges counts steps by kind ("create", "update", …).
 	ResourceChanges map[string]int `json:"resourceChanges,omitempty"`
 	// Policies are the policy violations the operation found.
-	Policies []PolicyRecord `json:"policyViolations,omitempty"`
-}
-
-// PolicyRecord is a policy violation in a stack's history, with the field
-// names of Pulumi's policy events.
-type PolicyRecord struct {
-	URN              resource.URN `json:"resourceUrn,omitempty"`
-	Message          string       `json:"message"`
-	PolicyName       string       `json:"policyName"`
-	PolicyPackName   string       `json:"policyPackName"`
-	EnforcementLevel policy.Level `json:"enforcementLevel"`
+	Policies []policy.Event `json:"policyViolations,omitempty"`
 }

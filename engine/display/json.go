@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/state"
@@ -26,7 +27,7 @@ type PreviewDigest struct {
 	// ChangeSummary counts the resources per operation.
 	ChangeSummary map[deploy.Op]int `json:"changeSummary,omitempty"`
 	// PolicyEvents are the policy violations, mandatory ones first.
-	PolicyEvents []PolicyEvent `json:"policyEvents,omitempty"`
+	PolicyEvents []policy.Event `json:"policyEvents,omitempty"`
 }
 
 // PreviewStep is one step of a PreviewDigest. States are in the

@@ -8,18 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/policy"
-	"github.com/cairn-iac/cairn/engine/resource"
 )
-
-// PolicyEvent is a policy violation in a PreviewDigest, with the field names
-// of Pulumi's policy events.
-type PolicyEvent struct {
-	ResourceURN      resource.URN `json:"resourceUrn,omitempty"`
-	Message          string       `json:"message"`
-	PolicyName       string       `json:"policyName"`
-	PolicyPackName   string       `json:"policyPackName"`
-	EnforcementLevel policy.Level `json:"enforcementLevel"`
-}
 
 // violations returns the policy violations, mandatory ones first, then by
 // pack and policy, each kind in the order found.
@@ -64,11 +53,10 @@ func (r *run) writePolicies(b *strings.Builder, p painter) {
 }
 
 // digestPolicies are the violations as a PreviewDigest holds them.
-func (r *run) digestPolicies() []PolicyEvent {
-	var out []PolicyEvent
+func (r *run) digestPolicies() []policy.Event {
+	var out []policy.Event
 	for _, v := range r.violations() {
-		out = append(out, PolicyEvent{ResourceURN: v.URN, Message: v.Message, PolicyName: v.Policy,
-			PolicyPackName: v.Pack, EnforcementLevel: v.Level})
+		out = append(out, v.Event())
 	}
 	return out
 }

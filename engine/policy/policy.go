@@ -64,6 +64,21 @@ type Violation struct {
 	Level       Level
 }
 
+// Event is a violation in the JSON shape of Pulumi's policy events, as
+// `--json` output and a stack's history hold it.
+type Event struct {
+	ResourceURN      resource.URN `json:"resourceUrn,omitempty"`
+	Message          string       `json:"message"`
+	PolicyName       string       `json:"policyName"`
+	PolicyPackName   string       `json:"policyPackName"`
+	EnforcementLevel Level        `json:"enforcementLevel"`
+}
+
+// Event returns the violation as an Event.
+func (v Violation) Event() Event {
+	return Event{ResourceURN: v.URN, Message: v.Message, PolicyName: v.Policy, PolicyPackName: v.Pack, EnforcementLevel: v.Level}
+}
+
 // Analyzer checks resources against the policies of one pack. Its methods
 // may be called from many goroutines at once.
 type Analyzer interface {

@@ -296,22 +296,21 @@ func wireResource(r policy.Resource) (*pulumirpc.AnalyzerResource, error) {
 	return ar, nil
 }
 
-func toWireLevel(l policy.Level) pulumirpc.EnforcementLevel {
-	switch l {
-	case policy.Mandatory:
-		return pulumirpc.EnforcementLevel_MANDATORY
-	case policy.Disabled:
-		return pulumirpc.EnforcementLevel_DISABLED
-	}
-	return pulumirpc.EnforcementLevel_ADVISORY
+// wireLevels are the enforcement levels as the Analyzer protocol numbers
+// them.
+var wireLevels = map[policy.Level]pulumirpc.EnforcementLevel{
+	policy.Advisory:  pulumirpc.EnforcementLevel_ADVISORY,
+	policy.Mandatory: pulumirpc.EnforcementLevel_MANDATORY,
+	policy.Disabled:  pulumirpc.EnforcementLevel_DISABLED,
 }
 
-func fromWireLevel(l pulumirpc.EnforcementLevel) policy.Level {
-	switch l {
-	case pulumirpc.EnforcementLevel_MANDATORY:
-		return policy.Mandatory
-	case pulumirpc.EnforcementLevel_DISABLED:
-		return policy.Disabled
+func toWireLevel(l policy.Level) pulumirpc.EnforcementLevel { return wireLevels[l] }
+
+func fromWireLevel(w pulumirpc.EnforcementLevel) policy.Level {
+	for l, lw := range wireLevels {
+		if lw == w {
+			return l
+		}
 	}
 	return policy.Advisory
 }

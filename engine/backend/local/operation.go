@@ -102,8 +102,8 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 		}
 	}
 	for _, v := range sum.Violations {
-		rec.Policies = append(rec.Policies, backend.PolicyRecord{URN: v.URN, Message: mask(v.Message),
-			PolicyName: v.Policy, PolicyPackName: v.Pack, EnforcementLevel: v.Level})
+		v.Message = mask(v.Message)
+		rec.Policies = append(rec.Policies, v.Event())
 	}
 	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
 		return err
