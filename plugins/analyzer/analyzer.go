@@ -25,11 +25,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -78,8 +81,8 @@ type Client struct {
 	name    string
 	version string
 	rpc     pulumirpc.AnalyzerClient
-	proc    *launch.Process
 	engine  *launch.Server
+	closers []func() error // run in reverse by Close
 }
 
 // analyzerKind is the kind of analyzer plugins.
@@ -87,12 +90,27 @@ const analyzerKind locate.Kind = "analyzer"
 
 // project is what Cairn reads of PulumiPolicy.yaml.
 type project struct {
-	Runtime any    `yaml:"runtime"`
-	Version string `yaml:"version"`
+	Runtime any `yaml:"runtime"`
 }
 
-// Start launches the policy pack at path, asks it what it is, and configures
-// it.
+// runtime returns the runtime a PulumiPolicy.yaml names, and its options.
+func (p project) runtime() (string, map[string]any) {
+	switch r := p.Runtime.(type) {
+	case string:
+		return r, nil
+	case map[string]any:
+		name, _ := r["name"].(string)
+		opts, _ := r["options"].(map[string]any)
+		return name, opts
+	}
+	return "", nil
+}
+
+// Start launches the policy pack at path, configures it and asks it what it
+// is. An analyzer plugin and an analyzer-booting plugin are started with
+// the address of an Engine service as argument; a pack whose runtime has a
+// language host (pulumi-language-<runtime>) is started by the host's
+// RunPlugin, as Pulumi starts Node.js and Python packs.
 func Start(ctx context.Context, path string, opts Options) (*Client, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -107,17 +125,21 @@ func Start(ctx context.Context, path string, opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{engine: engine}
-	spec := launch.Spec{Name: filepath.Base(path), Path: path, Args: []string{engine.Addr()}, Log: opts.Log,
-		StartTimeout: opts.StartTimeout}
+	var conn *grpc.ClientConn
 	if info.IsDir() {
-		spec, err = packSpec(path, engine.Addr(), opts)
+		conn, err = c.startPack(ctx, path, opts)
+	} else {
+		conn, err = c.launch(ctx, launch.Spec{Name: filepath.Base(path), Path: path, Args: []string{engine.Addr()},
+			Log: opts.Log, StartTimeout: opts.StartTimeout})
 	}
 	if err == nil {
-		c.proc, err = launch.Start(ctx, spec)
-	}
-	if err == nil {
-		c.rpc = pulumirpc.NewAnalyzerClient(c.proc.Conn())
-		err = c.init(ctx, path, opts)
+		// The pack's directories are its folder, or the one holding it.
+		dir := path
+		if !info.IsDir() {
+			dir = filepath.Dir(path)
+		}
+		c.rpc = pulumirpc.NewAnalyzerClient(conn)
+		err = c.init(ctx, dir, filepath.Base(path), opts)
 	}
 	if err != nil {
 		_ = c.Close()
@@ -126,58 +148,157 @@ func Start(ctx context.Context, path string, opts Options) (*Client, error) {
 	return c, nil
 }
 
-// packSpec is how a policy pack folder is started: by the analyzer plugin
-// that boots packs of its runtime.
-func packSpec(dir, engineAddr string, opts Options) (launch.Spec, error) {
+// launch starts a plugin process and returns the connection to it.
+func (c *Client) launch(ctx context.Context, spec launch.Spec) (*grpc.ClientConn, error) {
+	proc, err := launch.Start(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	c.closers = append(c.closers, proc.Close)
+	return proc.Conn(), nil
+}
+
+// startPack starts a policy pack folder: through its runtime's language
+// host, or else the plugin that boots packs of its runtime
+// (pulumi-analyzer-policy-<runtime>).
+func (c *Client) startPack(ctx context.Context, dir string, opts Options) (*grpc.ClientConn, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "PulumiPolicy.yaml"))
 	if err != nil {
-		return launch.Spec{}, fmt.Errorf("%w; a policy pack folder holds a PulumiPolicy.yaml naming its runtime", err)
+		return nil, fmt.Errorf("%w; a policy pack folder holds a PulumiPolicy.yaml naming its runtime", err)
 	}
 	var p project
 	if err := yaml.Unmarshal(b, &p); err != nil {
-		return launch.Spec{}, fmt.Errorf("PulumiPolicy.yaml: %w", err)
+		return nil, fmt.Errorf("PulumiPolicy.yaml: %w", err)
 	}
-	runtime, args := "", []string{engineAddr, "."}
-	switch r := p.Runtime.(type) {
-	case string:
-		runtime = r
-	case map[string]any:
-		runtime, _ = r["name"].(string)
-		if o, ok := r["options"].(map[string]any); ok {
-			for k, v := range o {
-				args = append(args, fmt.Sprintf("-%s=%v", k, v))
-			}
-		}
-	}
+	runtime, options := p.runtime()
 	if runtime == "" {
-		return launch.Spec{}, errors.New("PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)")
+		return nil, errors.New("PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)")
+	}
+	if host, ok := locate.Best(opts.Dirs.Find(locate.Language, runtime), ""); ok {
+		return c.runPlugin(ctx, host.Path, dir, runtime, options, opts)
 	}
 	name := "policy-" + runtime
 	found := opts.Dirs.Find(analyzerKind, name)
 	if len(found) == 0 {
-		return launch.Spec{}, fmt.Errorf("its runtime is %s, which needs the plugin %s to start it; install it, or give --policy-pack the path of an analyzer plugin",
-			runtime, analyzerKind.Binary(name))
+		return nil, fmt.Errorf("its runtime is %s, which needs the language host %s (or the plugin %s) to start it; install it, or give --policy-pack the path of an analyzer plugin",
+			runtime, locate.Language.Binary(runtime), analyzerKind.Binary(name))
 	}
-	return launch.Spec{Name: analyzerKind.Binary(name), Path: found[0].Path, Args: args, Dir: dir, Log: opts.Log, StartTimeout: opts.StartTimeout}, nil
+	args := []string{c.engine.Addr(), "."}
+	for k, v := range options {
+		args = append(args, fmt.Sprintf("-%s=%v", k, v))
+	}
+	return c.launch(ctx, launch.Spec{Name: analyzerKind.Binary(name), Path: found[0].Path, Args: args, Dir: dir,
+		Log: opts.Log, StartTimeout: opts.StartTimeout})
 }
 
-// init asks the pack its name and configures it.
-func (c *Client) init(ctx context.Context, path string, opts Options) error {
+// runPlugin starts the pack in dir through the language host at hostPath:
+// RunPlugin streams the pack's output, whose first line is its port.
+func (c *Client) runPlugin(ctx context.Context, hostPath, dir, runtime string, options map[string]any, opts Options) (*grpc.ClientConn, error) {
+	hostConn, err := c.launch(ctx, launch.Spec{Name: locate.Language.Binary(runtime), Path: hostPath,
+		Args: []string{c.engine.Addr()}, Dir: dir, Log: opts.Log, StartTimeout: opts.StartTimeout})
+	if err != nil {
+		return nil, err
+	}
+	o, err := structpb.NewStruct(options)
+	if err != nil {
+		return nil, fmt.Errorf("runtime options: %w", err)
+	}
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	c.closers = append(c.closers, func() error { stop(); return nil })
+	stream, err := pulumirpc.NewLanguageRuntimeClient(hostConn).RunPlugin(sctx, &pulumirpc.RunPluginRequest{
+		Pwd: dir, Args: []string{c.engine.Addr()}, Env: os.Environ(), Kind: string(analyzerKind),
+		Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir, EntryPoint: ".", Options: o},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("RunPlugin: %w", err)
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	log = log.With("plugin", "policy pack "+filepath.Base(dir))
+	port, ended := make(chan string, 1), make(chan string, 1)
+	go func() {
+		var out, errs strings.Builder
+		first := true
+		for {
+			msg, err := stream.Recv()
+			if err != nil {
+				ended <- strings.TrimSpace(errs.String())
+				return
+			}
+			if b := msg.GetStderr(); len(b) > 0 {
+				errs.Write(b)
+				log.Info(strings.TrimSpace(string(b)), "stream", "stderr")
+			}
+			out.Write(msg.GetStdout())
+			for first {
+				line, rest, ok := strings.Cut(out.String(), "\n")
+				if !ok {
+					break
+				}
+				first = false
+				port <- strings.TrimSpace(line)
+				out.Reset()
+				out.WriteString(rest)
+			}
+		}
+	}()
+	timeout := opts.StartTimeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	var line string
+	select {
+	case line = <-port:
+	case stderr := <-ended:
+		return nil, fmt.Errorf("the pack exited before printing its port: %s", stderr)
+	case <-time.After(timeout):
+		return nil, fmt.Errorf("the pack did not print its port within %s", timeout)
+	}
+	if n, err := strconv.Atoi(line); err != nil || n <= 0 || n > 65535 {
+		return nil, fmt.Errorf("the pack printed %q where its port was expected", line)
+	}
+	conn, err := grpc.NewClient("127.0.0.1:"+line, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(launch.MaxMessageSize), grpc.MaxCallSendMsgSize(launch.MaxMessageSize)))
+	if err != nil {
+		return nil, err
+	}
+	c.closers = append(c.closers, conn.Close)
+	return conn, nil
+}
+
+// init introduces the engine to the pack, configures it for the stack,
+// asks its name and configures its policies, in Pulumi's order: a Node.js
+// pack started by its language host waits for the stack's configuration
+// before it answers anything else.
+func (c *Client) init(ctx context.Context, dir, name string, opts Options) error {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	_, err := c.rpc.Handshake(ctx, &pulumirpc.AnalyzerHandshakeRequest{EngineAddress: c.engine.Addr(), RootDirectory: &dir, ProgramDirectory: &dir})
+	if err != nil && status.Code(err) != codes.Unimplemented {
+		return fmt.Errorf("Handshake: %w", err)
+	}
+	_, err = c.rpc.ConfigureStack(ctx, &pulumirpc.AnalyzerStackConfigureRequest{Stack: opts.Stack, Project: opts.Project,
+		Organization: opts.Organization, DryRun: opts.DryRun, Config: opts.Config, ConfigSecretKeys: opts.SecretKeys})
+	if err != nil && status.Code(err) != codes.Unimplemented {
+		return fmt.Errorf("ConfigureStack: %w", err)
+	}
 	info, err := c.rpc.GetAnalyzerInfo(ctx, &emptypb.Empty{})
 	if err != nil {
 		return fmt.Errorf("GetAnalyzerInfo: %w", err)
 	}
 	c.name, c.version = info.GetName(), info.GetVersion()
 	if c.name == "" {
-		c.name = filepath.Base(path)
+		c.name = name
 	}
 	if _, err := c.rpc.GetPluginInfo(ctx, &emptypb.Empty{}); err != nil && status.Code(err) != codes.Unimplemented {
 		return fmt.Errorf("GetPluginInfo: %w", err)
-	}
-	_, err = c.rpc.ConfigureStack(ctx, &pulumirpc.AnalyzerStackConfigureRequest{Stack: opts.Stack, Project: opts.Project,
-		Organization: opts.Organization, DryRun: opts.DryRun, Config: opts.Config, ConfigSecretKeys: opts.SecretKeys})
-	if err != nil && status.Code(err) != codes.Unimplemented {
-		return fmt.Errorf("ConfigureStack: %w", err)
 	}
 	if len(opts.Policies) == 0 {
 		return nil
@@ -212,12 +333,12 @@ func (c *Client) Name() string { return c.name }
 
 // Close stops the pack and the Engine service it logs to.
 func (c *Client) Close() error {
-	var err error
-	if c.proc != nil {
-		err = c.proc.Close()
+	var errs []error
+	for i := len(c.closers) - 1; i >= 0; i-- {
+		errs = append(errs, c.closers[i]())
 	}
 	c.engine.Stop(time.Second)
-	return err
+	return errors.Join(errs...)
 }
 
 // Analyze implements policy.Analyzer.
