@@ -33,6 +33,7 @@ func (d *deployment) analyze(ctx context.Context, s *resource.State) error {
 		return nil
 	}
 	r := policyResource(s)
+	r.ProviderInputs = d.reg.configOf(s.Provider)
 	d.mu.Lock()
 	d.planned = append(d.planned, r)
 	d.mu.Unlock()

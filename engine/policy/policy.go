@@ -45,7 +45,9 @@ type Resource struct {
 	Custom   bool
 	Parent   resource.URN
 	Provider string // the provider reference, "" for components
-	Inputs   resource.Map
+	// ProviderInputs are the configuration of the resource's provider.
+	ProviderInputs resource.Map
+	Inputs         resource.Map
 	// Options the program set.
 	Protect              bool
 	IgnoreChanges        []string

@@ -398,7 +398,7 @@ func wireResource(r policy.Resource) (*pulumirpc.AnalyzerResource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the inputs of %s: %w", r.URN, err)
 	}
-	ar := &pulumirpc.AnalyzerResource{Type: r.Type, Properties: props, Urn: string(r.URN), Name: r.Name, Parent: string(r.Parent),
+	ar := &pulumirpc.AnalyzerResource{Type: r.Type, Properties: orEmpty(props), Urn: string(r.URN), Name: r.Name, Parent: string(r.Parent),
 		Options:              &pulumirpc.AnalyzerResourceOptions{Protect: r.Protect, IgnoreChanges: r.IgnoreChanges, Parent: string(r.Parent)},
 		PropertyDependencies: map[string]*pulumirpc.AnalyzerPropertyDependencies{}}
 	for _, d := range r.Dependencies {
@@ -412,9 +412,22 @@ func wireResource(r policy.Resource) (*pulumirpc.AnalyzerResource, error) {
 		ar.PropertyDependencies[k] = pd
 	}
 	if ref, err := resource.ParseProviderRef(r.Provider); err == nil && r.Provider != "" {
-		ar.Provider = &pulumirpc.AnalyzerProviderResource{Type: ref.URN.Type(), Urn: string(ref.URN), Name: ref.URN.Name()}
+		pprops, err := rpc.MarshalMap(r.ProviderInputs, rpc.Options{KeepUnknowns: true, KeepSecrets: true})
+		if err != nil {
+			return nil, fmt.Errorf("the provider configuration of %s: %w", r.URN, err)
+		}
+		ar.Provider = &pulumirpc.AnalyzerProviderResource{Type: ref.URN.Type(), Urn: string(ref.URN), Name: ref.URN.Name(), Properties: orEmpty(pprops)}
 	}
 	return ar, nil
+}
+
+// orEmpty returns s, or an empty struct for nil: @pulumi/policy reads the
+// properties of every resource and provider it is sent.
+func orEmpty(s *structpb.Struct) *structpb.Struct {
+	if s == nil {
+		return &structpb.Struct{}
+	}
+	return s
 }
 
 // wireLevels are the enforcement levels as the Analyzer protocol numbers
