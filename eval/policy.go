@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -30,7 +31,8 @@ type PolicyPack struct {
 	Files map[string]*hcl.File
 	Dir   string // the directory file functions resolve paths against
 
-	fns map[string]function.Function
+	fnsOnce sync.Once
+	fns     map[string]function.Function
 }
 
 // Rule is one policy of a PolicyPack.
@@ -110,9 +112,7 @@ func (p *PolicyPack) AnalyzeStack(_ context.Context, rs []policy.Resource) ([]po
 
 // violation evaluates a rule's condition and, when it is false, its message.
 func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.Violation, error) {
-	if p.fns == nil {
-		p.fns = funcs.Functions(funcs.Options{BaseDir: p.Dir, RootDir: p.Dir})
-	}
+	p.fnsOnce.Do(func() { p.fns = funcs.Functions(funcs.Options{BaseDir: p.Dir, RootDir: p.Dir}) })
 	ectx := &hcl.EvalContext{Variables: vars, Functions: p.fns}
 	val, diags := rule.Condition.Value(ectx)
 	if diags.HasErrors() {
