@@ -1,25 +1,14 @@
-package eval
+package eval_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval"
 )
-
-func expr(t *testing.T, src string) hcl.Expression {
-	t.Helper()
-	e, diags := hclsyntax.ParseExpression([]byte(src), "rules.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return e
-}
 
 func TestPolicyPackAnalyze(t *testing.T) {
 	urn := resource.NewURN("dev", "p", "", "aws:s3/bucket:Bucket", "logs")
@@ -45,11 +34,11 @@ func TestPolicyPackAnalyze(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Rule{Name: "r", Description: "no description", Level: policy.Mandatory, Types: tt.types, Condition: expr(t, tt.condition)}
+			r := &eval.Rule{Name: "r", Description: "no description", Level: policy.Mandatory, Types: tt.types, Condition: expr(t, tt.condition)}
 			if tt.message != "" {
 				r.Message = expr(t, tt.message)
 			}
-			p := &PolicyPack{Pack: "pack", Rules: []*Rule{r}}
+			p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
 			vs, err := p.Analyze(context.Background(), bucket(tt.inputs))
 			if err != nil {
 				t.Fatal(err)
@@ -69,10 +58,10 @@ func TestPolicyPackAnalyze(t *testing.T) {
 }
 
 func TestPolicyPackAnalyzeStack(t *testing.T) {
-	r := &Rule{Name: "few", Stack: true, Level: policy.Advisory,
+	r := &eval.Rule{Name: "few", Stack: true, Level: policy.Advisory,
 		Condition: expr(t, `length([for r in resources : r if r.type == "t:m:T"]) <= 1`),
 		Message:   expr(t, `"${length(resources)} resources"`)}
-	p := &PolicyPack{Pack: "pack", Rules: []*Rule{r}}
+	p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
 	one := []policy.Resource{{URN: "urn:a", Type: "t:m:T", Name: "a"}}
 	if vs, err := p.AnalyzeStack(context.Background(), one); err != nil || len(vs) != 0 {
 		t.Errorf("one resource: %+v, %v", vs, err)
@@ -85,20 +74,20 @@ func TestPolicyPackAnalyzeStack(t *testing.T) {
 }
 
 func TestPolicyPackEvaluationError(t *testing.T) {
-	r := &Rule{Name: "r", Level: policy.Advisory, Condition: expr(t, `acl + 1`)}
-	p := &PolicyPack{Pack: "pack", Rules: []*Rule{r}}
+	r := &eval.Rule{Name: "r", Level: policy.Advisory, Condition: expr(t, `acl + 1`)}
+	p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
 	_, err := p.Analyze(context.Background(), policy.Resource{URN: "urn:x", Inputs: resource.Map{"acl": resource.String("private")}})
 	if err == nil {
 		t.Fatal("a condition that cannot be evaluated gave no error")
 	}
-	if got := err.Error(); !strings.Contains(got, "rules.hcl") || !strings.Contains(got, "policy r, on urn:x") {
+	if got := err.Error(); !strings.Contains(got, "test.hcl") || !strings.Contains(got, "policy r, on urn:x") {
 		t.Errorf("error = %q, want it to name the rule, the resource and the file", got)
 	}
 }
 
 // Analyzers are called from many goroutines at once.
 func TestPolicyPackConcurrent(t *testing.T) {
-	p := &PolicyPack{Pack: "pack", Rules: []*Rule{{Name: "r", Level: policy.Advisory, Condition: expr(t, `upper(name) != "X"`)}}}
+	p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{{Name: "r", Level: policy.Advisory, Condition: expr(t, `upper(name) != "X"`)}}}
 	done := make(chan struct{})
 	for range 8 {
 		go func() {
