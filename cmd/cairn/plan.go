@@ -155,5 +155,5 @@ func (r *operation) planRefused(err error) error {
 	if r.opts.Plan == nil {
 		return err
 	}
-	return &exitError{code: 1, msg: "update refused, nothing was changed: the update would not follow the plan (see above): " + err.Error()}
+	return &exitError{code: 1, msg: "update refused, nothing was changed: " + err.Error()}
 }
