@@ -47,13 +47,9 @@ func (r *operation) usePlan() error {
 	if r.kind != opUp || path == "" {
 		return nil
 	}
-	p, hash, err := plan.Load(path, r.secrets)
+	p, hash, err := plan.Load(path, r.s.stack, r.s.project.Name, r.secrets)
 	if err != nil {
 		return err
-	}
-	if p.Stack != r.s.stack || p.Project != r.s.project.Name {
-		return fmt.Errorf("plan %s is for stack %s of project %s, not %s of %s; select that stack or save a plan for this one",
-			path, p.Stack, p.Project, r.s.stack, r.s.project.Name)
 	}
 	r.opts.Plan = p
 	if len(p.SeedKey) > 0 {

@@ -81,8 +81,9 @@ func Encode(p *Plan, sm secrets.Manager) ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
-// Decode reads a plan written by Encode, decrypting its secrets with sm.
-func Decode(data []byte, sm secrets.Manager) (*Plan, error) {
+// Decode reads a plan written by Encode for the stack of project,
+// decrypting its secrets with sm (the stack's).
+func Decode(data []byte, stack, project string, sm secrets.Manager) (*Plan, error) {
 	var head struct {
 		Version *int `json:"version"`
 	}
@@ -99,8 +100,9 @@ func Decode(data []byte, sm secrets.Manager) (*Plan, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a plan file: %w", err)
 	}
-	if f.Stack == "" || f.Project == "" {
-		return nil, errors.New("the plan file names no stack or project")
+	if f.Stack != stack || f.Project != project {
+		return nil, fmt.Errorf("it is for stack %q of project %q, not %q of %q; select that stack or save a plan for this one",
+			f.Stack, f.Project, stack, project)
 	}
 	dec := state.NewDecoder(sm)
 	p := &Plan{Stack: f.Stack, Project: f.Project, Base: f.Base, ProgramHash: f.ProgramHash, ConfigHash: f.ConfigHash,
@@ -165,13 +167,14 @@ func Save(path string, p *Plan, sm secrets.Manager) (string, error) {
 	return Hash(data), nil
 }
 
-// Load reads the plan saved at path and returns it with the file's hash.
-func Load(path string, sm secrets.Manager) (*Plan, string, error) {
+// Load reads the plan saved at path for the stack of project and returns
+// it with the file's hash.
+func Load(path, stack, project string, sm secrets.Manager) (*Plan, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the plan: %w", err)
 	}
-	p, err := Decode(data, sm)
+	p, err := Decode(data, stack, project, sm)
 	if err != nil {
 		return nil, "", fmt.Errorf("plan %s: %w", path, err)
 	}
