@@ -399,7 +399,9 @@ func (r *operation) apply(ctx context.Context) error {
 		return err
 	}
 
-	if r.kind == opUp && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
+	// A plan was made without refreshing (--refresh is refused with it), so
+	// its update does not refresh either.
+	if r.kind == opUp && r.opts.Plan == nil && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
 		if err := r.applyOne(ctx, lock, opRefresh); err != nil {
 			return err
 		}
