@@ -3,6 +3,7 @@ package deploy
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cairn-iac/cairn/engine/plan"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -43,8 +44,8 @@ func (d *deployment) unfollowedPlan() error {
 		return nil
 	}
 	slices.Sort(missing)
-	return fmt.Errorf("the update diverges from the plan: the planned %v did not happen, as the program no longer leads to it; "+
-		"save a new plan with `cairn preview --save-plan`", missing)
+	return fmt.Errorf("the update diverges from the plan: the planned %s did not happen, as the program no longer leads to it; "+
+		"save a new plan with `cairn preview --save-plan`", strings.Join(missing, ", "))
 }
 
 // recordPlanned keeps, in a preview, the step a resource took and the

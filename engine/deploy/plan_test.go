@@ -34,7 +34,7 @@ func TestUpdateFollowsPlan(t *testing.T) {
 	// A planned change that no longer happens is a divergence, which a
 	// preview under the plan shows before anything changes.
 	_, err = h.preview(program(res("a", map[string]any{"x": 2})), withPlan)
-	if err == nil || !strings.Contains(err.Error(), "the planned [create of "+string(urnOf("b"))+"] did not happen") {
+	if err == nil || !strings.Contains(err.Error(), "the planned create of "+string(urnOf("b"))+" did not happen") {
 		t.Fatalf("got %v", err)
 	}
 
