@@ -414,7 +414,10 @@ func (r *operation) apply(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if _, err := r.engine(ctx, r.kind, true, base, nil); err != nil {
+			restore := r.planPreviewAside()
+			_, err = r.engine(ctx, r.kind, true, base, nil)
+			restore()
+			if err != nil {
 				return r.planRefused(r.failure(opPreview, err))
 			}
 		}

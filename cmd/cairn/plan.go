@@ -51,6 +51,10 @@ func (r *operation) usePlan() error {
 	if err != nil {
 		return err
 	}
+	for _, s := range p.Resources {
+		s.Inputs.SecretStrings(r.masker.Add)
+		s.Outputs.SecretStrings(r.masker.Add)
+	}
 	r.opts.Plan = p
 	if len(p.SeedKey) > 0 {
 		r.opts.SeedKey = p.SeedKey
@@ -152,4 +156,15 @@ func (r *operation) planRefused(err error) error {
 		return err
 	}
 	return &exitError{code: 1, msg: "update refused, nothing was changed: " + err.Error()}
+}
+
+// planPreviewAside sends the display of the preview that checks a plan to
+// stderr when stdout carries JSON, so that stdout holds one document, the
+// update's; the result restores stdout.
+func (r *operation) planPreviewAside() (restore func()) {
+	out := r.s.stdout
+	if r.opts.Plan != nil && r.c.Bool("json") {
+		r.s.stdout = r.s.stderr
+	}
+	return func() { r.s.stdout = out }
 }
