@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/display"
+	"github.com/cairn-iac/cairn/engine/plan"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
@@ -63,7 +64,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -77,7 +78,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}, planFlag},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -149,6 +150,9 @@ func operate(c *cli.Context, kind opKind) (err error) {
 	}
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack), masker: secrets.NewMasker()}
 	defer r.close()
+	if err := r.planFlagsConflict(); err != nil {
+		return err
+	}
 	if !r.showSecrets() {
 		s.stderr = r.masker.Writer(s.stderr)
 		defer func() { err = r.masked(err) }()
@@ -169,6 +173,9 @@ func operate(c *cli.Context, kind opKind) (err error) {
 			}
 			return r.failure(kind, err)
 		}
+		return err
+	}
+	if err := r.usePlan(); err != nil {
 		return err
 	}
 	ctx, stop := r.signals()
@@ -397,6 +404,13 @@ func diagnosticLine(d *hcl.Diagnostic) string {
 
 // preview runs an operation without changing anything.
 func (r *operation) preview(ctx context.Context) error {
+	var planBase plan.Base
+	if r.c.String("save-plan") != "" {
+		var err error
+		if planBase, err = r.planBase(ctx); err != nil {
+			return err
+		}
+	}
 	base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
 	if err != nil {
 		return err
@@ -412,7 +426,10 @@ func (r *operation) preview(ctx context.Context) error {
 	if kind == opPreview {
 		kind = opUp
 	}
-	_, err = r.engine(ctx, kind, true, base, nil)
+	res, err := r.engine(ctx, kind, true, base, nil)
+	if err == nil && r.c.String("save-plan") != "" {
+		return r.savePlan(planBase, res)
+	}
 	return r.failure(opPreview, err)
 }
 
@@ -427,25 +444,36 @@ func (r *operation) apply(ctx context.Context) error {
 	}
 	r.heldLock = lock
 	defer lock.Release()
+	if err := r.checkPlanBase(ctx); err != nil {
+		return err
+	}
 
-	if r.kind == opUp && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
+	// A plan was made without refreshing (--refresh is refused with it), so
+	// its update does not refresh either.
+	if r.kind == opUp && r.opts.Plan == nil && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
 		if err := r.applyOne(ctx, lock, opRefresh); err != nil {
 			return err
 		}
 	}
-	if !r.c.Bool("yes") {
-		// On a terminal: show the preview, then ask.
+	if !r.c.Bool("yes") || r.opts.Plan != nil {
+		// On a terminal: show the preview, then ask. Under a plan the
+		// preview also checks the plan still holds, before anything changes.
 		if !r.c.Bool("skip-preview") {
 			base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
 			if err != nil {
 				return err
 			}
-			if _, err := r.engine(ctx, r.kind, true, base, nil); err != nil {
-				return r.failure(opPreview, err)
+			restore := r.planPreviewAside()
+			_, err = r.engine(ctx, r.kind, true, base, nil)
+			restore()
+			if err != nil {
+				return r.planRefused(r.failure(opPreview, err))
 			}
 		}
-		if err := r.s.confirm(r.c, fmt.Sprintf("Perform this %s on stack %q?", r.kind, r.s.stack)); err != nil {
-			return err
+		if !r.c.Bool("yes") {
+			if err := r.s.confirm(r.c, fmt.Sprintf("Perform this %s on stack %q?", r.kind, r.s.stack)); err != nil {
+				return err
+			}
 		}
 	}
 	return r.applyOne(ctx, lock, r.kind)

@@ -40,6 +40,7 @@ func TestScripts(t *testing.T) {
 			"grepall":   grepAllCmd,
 			"waitfile":  waitFileCmd,
 			"repeat":    repeatCmd,
+			"cirecipe":  ciRecipeCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

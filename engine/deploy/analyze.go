@@ -35,7 +35,7 @@ func (d *deployment) analyze(ctx context.Context, s *resource.State) error {
 	r := policyResource(s)
 	r.ProviderInputs = d.reg.configOf(s.Provider)
 	d.mu.Lock()
-	d.planned = append(d.planned, r)
+	d.analyzed = append(d.analyzed, r)
 	d.mu.Unlock()
 	done := d.plan()
 	vs, err := d.eachAnalyzer(func(a policy.Analyzer) ([]policy.Violation, error) {
@@ -54,7 +54,7 @@ func (d *deployment) analyzeStack(ctx context.Context) error {
 		return nil
 	}
 	d.mu.Lock()
-	rs := append([]policy.Resource(nil), d.planned...)
+	rs := append([]policy.Resource(nil), d.analyzed...)
 	d.mu.Unlock()
 	sort.Slice(rs, func(i, j int) bool { return rs[i].URN < rs[j].URN })
 	vs, err := d.eachAnalyzer(func(a policy.Analyzer) ([]policy.Violation, error) {

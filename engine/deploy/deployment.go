@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/plan"
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
@@ -52,10 +53,12 @@ type deployment struct {
 	skipped    map[resource.URN]bool         // creates skipped because untargeted
 	forgotten  map[resource.URN]bool         // to leave the state without being deleted
 	failed     map[resource.URN]bool
+	followed   map[resource.URN]bool      // compared with Options.Plan
+	planned    map[resource.URN]plan.Step // the steps a preview took
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
 	stepErrs   []error
-	planned    []policy.Resource  // as analyzed, for AnalyzeStack
+	analyzed   []policy.Resource  // in the order analyzed, for AnalyzeStack
 	violations []policy.Violation // of the policies, in the order found
 	cancelled  bool               // by a failure: no step starts any more
 
@@ -97,6 +100,9 @@ type Result struct {
 	Snapshot *snapshot.Snapshot
 	Changes  map[Op]int
 	Duration time.Duration
+	// Planned are, for a preview, the steps it took by URN with the
+	// outputs expected, to save as a plan (plan.Plan.Resources).
+	Planned map[resource.URN]plan.Step
 	// Violations are the policies found violated, in the order found.
 	Violations []policy.Violation
 }
@@ -156,6 +162,8 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		skipped:    map[resource.URN]bool{},
 		forgotten:  map[resource.URN]bool{},
 		failed:     map[resource.URN]bool{},
+		followed:   map[resource.URN]bool{},
+		planned:    map[resource.URN]plan.Step{},
 		defaults:   map[string]*defaultProvider{},
 		changes:    map[Op]int{},
 	}
@@ -282,7 +290,13 @@ func (d *deployment) finish(err error) (*Result, error) {
 	if n := d.mandatoryViolations(); err == nil && n > 0 && d.opts.DryRun {
 		err = fmt.Errorf("%d mandatory policy violation(s); `up` would refuse to change what violates them", n)
 	}
+	if err == nil {
+		err = d.unfollowedPlan()
+	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start), Violations: d.violations}
+	if d.opts.DryRun {
+		res.Planned = d.planned
+	}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
