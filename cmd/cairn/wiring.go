@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/command"
 	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/random"
@@ -91,10 +94,42 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 	if s.project != nil {
 		project = s.project.Plugins.Providers
 	}
-	return host.NewResolver(host.ResolverOptions{
+	opts := host.ResolverOptions{
 		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
-	}), nil
+	}
+	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
+		if opts.Install, err = s.installer(); err != nil {
+			return nil, err
+		}
+	}
+	return host.NewResolver(opts), nil
+}
+
+// installer installs plugins into $CAIRN_HOME/plugins, with the URL
+// overrides of CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES (or Pulumi's
+// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES) and a progress bar on a terminal.
+func (s *session) installer() (*install.Installer, error) {
+	in := &install.Installer{Dir: filepath.Join(s.home, "plugins")}
+	for _, name := range []string{"CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES", "PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES"} {
+		if v := os.Getenv(name); v != "" {
+			o, err := install.ParseOverrides(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			in.Overrides = append(in.Overrides, o...)
+		}
+	}
+	if isTerminal(s.stderr) {
+		in.Progress = s.stderr
+	}
+	return in, nil
+}
+
+// envBool reports whether the variable name is set to a true value.
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
 }
 
 // pluginStartTimeout is how long a plugin may take to print its port:

@@ -94,6 +94,8 @@ func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*
 			return nil, fmt.Errorf("envVarMappings of a %s provider: this deployment's providers cannot be started with renamed environment variables", pkg)
 		}
 		p, err = eh.LoadWithEnv(ctx, pkg, version, mappings)
+	} else if dh, ok := r.host.(provider.DownloadHost); ok {
+		p, err = dh.LoadFrom(ctx, pkg, version, internalString(inputs, "pluginDownloadURL"))
 	} else {
 		p, err = r.host.Load(ctx, pkg, version)
 	}
@@ -125,6 +127,17 @@ func envVarMappings(inputs resource.Map) map[string]string {
 		}
 	}
 	return mappings
+}
+
+// internalString returns the string key of a provider resource's
+// "__internal" bag, or "".
+func internalString(inputs resource.Map, key string) string {
+	if internal := inputs[internalKey]; internal.IsObject() {
+		if v := internal.ObjectValue()[key]; v.IsString() {
+			return v.StringValue()
+		}
+	}
+	return ""
 }
 
 // check loads a fresh instance for a provider resource and checks its

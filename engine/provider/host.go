@@ -24,6 +24,13 @@ type EnvHost interface {
 	LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (Provider, error)
 }
 
+// DownloadHost is a Host that can install a provider it does not have from
+// the download URL a program or state names (Pulumi's pluginDownloadURL).
+type DownloadHost interface {
+	Host
+	LoadFrom(ctx context.Context, pkg, version, downloadURL string) (Provider, error)
+}
+
 // Factory makes instances of one provider implementation.
 type Factory struct {
 	Pkg     string

@@ -36,7 +36,7 @@ func (s Spec) Folder() string { return fmt.Sprintf("%s-%s-v%s", s.Kind, s.Name, 
 
 // Installer installs plugins into a cache folder.
 type Installer struct {
-	Dir       string // the cache, e.g. $CAIRN_HOME/plugins
+	Dir       string       // the cache, e.g. $CAIRN_HOME/plugins
 	Client    *http.Client // nil means http.DefaultClient
 	Overrides []Override
 	// Progress, when set, receives a progress bar of each download.
