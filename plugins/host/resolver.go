@@ -107,7 +107,7 @@ func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mapping
 // a process of its own.
 func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []string) (provider.Provider, error) {
 	res, ok := r.resolve(pkg, version)
-	if !ok {
+	if !ok || r.installable(res, version) {
 		var err error
 		if res, err = r.acquire(ctx, pkg, version, url); err != nil {
 			return nil, err
@@ -147,6 +147,14 @@ func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []str
 	}
 	r.track(p, key)
 	return p, nil
+}
+
+// installable reports whether a request for version resolved to a binary
+// of unknown version that installing the version asked for should replace:
+// with automatic installation on, a version asked for is served by a plugin
+// of that version, not by whatever binary is on PATH.
+func (r *Resolver) installable(res Resolution, version string) bool {
+	return r.opts.Install != nil && res.Source == SourcePlugin && res.Version == "" && r.pinned(res.Pkg, version) != ""
 }
 
 // acquire installs the plugin of pkg at the version asked for (or pinned by
