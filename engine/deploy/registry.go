@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"sync"
@@ -86,8 +87,14 @@ func splitInputs(m resource.Map) (resource.Map, string) {
 func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
 	_, version := splitInputs(inputs)
 	pkg := resource.ProviderTypePackage(typ)
+	param, err := parameterization(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if param != nil {
+		pkg = param.Plugin
+	}
 	var p provider.Provider
-	var err error
 	if mappings := envVarMappings(inputs); len(mappings) > 0 {
 		eh, ok := r.host.(provider.EnvHost)
 		if !ok {
@@ -101,6 +108,12 @@ func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*
 	}
 	if err != nil {
 		return nil, err
+	}
+	if param != nil {
+		if err := parameterize(ctx, p, param); err != nil {
+			_ = p.Close()
+			return nil, err
+		}
 	}
 	inst := &instance{prov: p, version: version}
 	r.mu.Lock()
@@ -127,6 +140,43 @@ func envVarMappings(inputs resource.Map) map[string]string {
 		}
 	}
 	return mappings
+}
+
+// parameterization reads the parameterization kept in a provider
+// resource's "__internal" bag, if any.
+func parameterization(inputs resource.Map) (*Parameterization, error) {
+	internal := inputs[internalKey]
+	if !internal.IsObject() {
+		return nil, nil
+	}
+	m := internal.ObjectValue()["parameterization"]
+	if !m.IsObject() {
+		return nil, nil
+	}
+	str := func(k string) string {
+		if v := m.ObjectValue()[k]; v.IsString() {
+			return v.StringValue()
+		}
+		return ""
+	}
+	value, err := base64.StdEncoding.DecodeString(str("value"))
+	if err != nil {
+		return nil, fmt.Errorf("the parameterization of package %q: its value is not base64: %w", str("name"), err)
+	}
+	return &Parameterization{Plugin: internalString(inputs, "name"), Name: str("name"), Version: str("version"), Value: value}, nil
+}
+
+// parameterize parameterizes p with the value form of param and checks that
+// it then serves the package param names.
+func parameterize(ctx context.Context, p provider.Provider, param *Parameterization) error {
+	resp, err := p.Parameterize(ctx, provider.ParameterizeRequest{Name: param.Name, Version: param.Version, Value: param.Value})
+	if err != nil {
+		return fmt.Errorf("parameterizing the %s provider for package %s %s: %w", param.Plugin, param.Name, param.Version, err)
+	}
+	if resp.Name != param.Name {
+		return fmt.Errorf("parameterizing the %s provider for package %s: it serves package %q instead", param.Plugin, param.Name, resp.Name)
+	}
+	return nil
 }
 
 // internalString returns the string key of a provider resource's
@@ -355,9 +405,19 @@ func defaultProviderName(version, url string) string {
 }
 
 // withInternals adds to a provider resource's inputs the engine-internal
-// options the anchor keeps under "__internal".
-func withInternals(inputs resource.Map, url string, envVars map[string]string) resource.Map {
+// options Pulumi keeps under "__internal": the download URL, renamed
+// environment variables and, for a parameterized package, the plugin that
+// serves it ("name") and its parameterization (the value in base64).
+func withInternals(inputs resource.Map, url string, envVars map[string]string, param *Parameterization) resource.Map {
 	internal := resource.Map{}
+	if param != nil {
+		internal["name"] = resource.String(param.Plugin)
+		internal["parameterization"] = resource.Object(resource.Map{
+			"name":    resource.String(param.Name),
+			"version": resource.String(param.Version),
+			"value":   resource.String(base64.StdEncoding.EncodeToString(param.Value)),
+		})
+	}
 	if url != "" {
 		internal["pluginDownloadURL"] = resource.String(url)
 	}
