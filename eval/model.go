@@ -309,6 +309,8 @@ type Program struct {
 	Dialect Dialect
 	// Warn receives the warnings found while the program runs.
 	Warn func(*hcl.Diagnostic)
+	// Packages are the project's parameterized packages, by name.
+	Packages map[string]Package
 
 	analyzed sync.Once
 	analysis *analysis

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -12,10 +13,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +26,8 @@ import (
 
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/plugins/plugintest"
+	"github.com/cairn-iac/cairn/plugins/serve"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the CLI scenarios")
@@ -31,6 +36,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cairn":                  main,
 		"pulumi-resource-random": main,
+		"kvplugin":               kvPlugin,
 	})
 }
 
@@ -281,4 +287,20 @@ func servePluginsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}))
 	ts.Defer(srv.Close)
 	ts.Setenv("PLUGIN_SERVER", srv.URL)
+}
+
+// kvPlugin serves the KV test provider (plugins/plugintest) as a plugin of
+// package NAME at VERSION: "kvplugin NAME VERSION [ENGINE-ADDRESS]".
+// Scenarios wrap it in a pulumi-resource-NAME shim.
+func kvPlugin() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: kvplugin NAME VERSION [ENGINE-ADDRESS]")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve.Main(ctx, plugintest.Factory(os.Args[1], os.Args[2], false), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

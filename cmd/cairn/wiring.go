@@ -91,11 +91,12 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
 	}
 	var project []workspace.PluginRef
+	var packages map[string]workspace.PackageSpec
 	if s.project != nil {
-		project = s.project.Plugins.Providers
+		project, packages = s.project.Plugins.Providers, s.project.Packages
 	}
 	opts := host.ResolverOptions{
-		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
+		Options: o, Project: project, Packages: packages, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
 	}
 	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
@@ -191,7 +192,7 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 // in-process, any other runtime through its Pulumi language host. YAML and
 // HCL programs are checked first, so that their errors show before anything
 // runs.
-func (s *session) program(ctx context.Context, h provider.Host, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
+func (s *session) program(ctx context.Context, h *host.Resolver, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
 	schemas := eval.ProviderSchemas(h)
 	p := s.project
 	var prog *eval.Program
@@ -212,6 +213,10 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}, nil
 	}
 	if !diags.HasErrors() {
+		var err error
+		if prog.Packages, err = packages(ctx, h, p); err != nil {
+			return nil, err
+		}
 		// The check's warnings come again from the run, through Warn.
 		if checked := prog.Check(ctx, p.Name, config); checked.HasErrors() {
 			diags = append(diags, checked...)
@@ -226,6 +231,20 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	}
 	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(w, d)) }
 	return prog, nil
+}
+
+// packages returns how the packages of the project's `packages:` are
+// served, for the engine to parameterize their providers.
+func packages(ctx context.Context, h *host.Resolver, p *workspace.Project) (map[string]eval.Package, error) {
+	out := make(map[string]eval.Package, len(p.Packages))
+	for name := range p.Packages {
+		version, param, err := h.Parameterization(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = eval.Package{PluginVersion: version, Parameterization: param}
+	}
+	return out, nil
 }
 
 // warningEvent renders a program warning, with its source snippet, as an

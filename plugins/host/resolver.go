@@ -29,6 +29,9 @@ type ResolverOptions struct {
 	// entry with a path serves its package whatever version is asked for;
 	// one without a path pins the version found on disk.
 	Project []workspace.PluginRef
+	// Packages are the project file's `packages:`, served by parameterized
+	// providers.
+	Packages map[string]workspace.PackageSpec
 	// Builtins are the providers compiled into Cairn.
 	Builtins provider.Factories
 	// Dirs are where plugin binaries are looked for.
@@ -106,8 +109,11 @@ func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mapping
 // it is missing; a non-nil env (added to the plugin's environment) makes it
 // a process of its own.
 func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []string) (provider.Provider, error) {
+	if _, ok := r.opts.Packages[pkg]; ok {
+		return r.loadPackage(ctx, pkg, env)
+	}
 	res, ok := r.resolve(pkg, version)
-	if !ok || r.installable(res, version) {
+	if !ok {
 		var err error
 		if res, err = r.acquire(ctx, pkg, version, url); err != nil {
 			return nil, err
@@ -147,14 +153,6 @@ func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []str
 	}
 	r.track(p, key)
 	return p, nil
-}
-
-// installable reports whether a request for version resolved to a binary
-// of unknown version that installing the version asked for should replace:
-// with automatic installation on, a version asked for is served by a plugin
-// of that version, not by whatever binary is on PATH.
-func (r *Resolver) installable(res Resolution, version string) bool {
-	return r.opts.Install != nil && res.Source == SourcePlugin && res.Version == "" && r.pinned(res.Pkg, version) != ""
 }
 
 // acquire installs the plugin of pkg at the version asked for (or pinned by
