@@ -148,8 +148,12 @@ func TestPluginMethods(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(inv.Failures, []provider.CheckFailure{{Property: "id", Reason: "must be a string"}}) {
 		t.Errorf("Invoke failures = %+v, %v", inv.Failures, err)
 	}
-	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"x"}}); !errors.Is(err, provider.ErrNotImplemented) {
-		t.Errorf("Parameterize = %v, want ErrNotImplemented", err)
+	if pr, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"x"}}); err != nil || pr.Name != "x" || pr.Version != "1.0.0" {
+		t.Errorf("Parameterize = %+v, %v; want package x 1.0.0", pr, err)
+	}
+	if schema, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil || !strings.Contains(string(schema), `"x:index:Item"`) ||
+		!strings.Contains(string(schema), `"parameter":"eA=="`) {
+		t.Errorf("GetSchema after Parameterize = %s, %v; want the new type and the parameter", schema, err)
 	}
 	if _, err := p.Call(ctx, provider.CallRequest{Token: "kv:index:Pair/m"}); !errors.Is(err, provider.ErrNotImplemented) {
 		t.Errorf("Call = %v, want ErrNotImplemented", err)

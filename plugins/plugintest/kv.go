@@ -40,7 +40,7 @@ const DirEnv = "CAIRN_KV_DIR"
 //
 // Parameterized with the arguments [NAME] or the value NAME, a KV provider
 // serves package NAME instead, whose schema declares NAME:index:Item with
-// the inputs value and key, and records the value in its parameterization.
+// the inputs value and key (and outputs length and revision), and records the value in its parameterization.
 type KV struct {
 	pkg       string
 	version   string
@@ -79,9 +79,10 @@ func (k *KV) GetSchema(context.Context, provider.GetSchemaRequest) ([]byte, erro
 	defer k.mu.Unlock()
 	s := map[string]any{"name": k.pkg, "version": k.version}
 	if k.base != "" {
-		str := map[string]any{"type": "string"}
-		props := map[string]any{"value": str, "key": str}
-		s["resources"] = map[string]any{k.pkg + ":index:Item": map[string]any{"inputProperties": props, "properties": props}}
+		str, num := map[string]any{"type": "string"}, map[string]any{"type": "number"}
+		inputs := map[string]any{"value": str, "key": str}
+		outputs := map[string]any{"value": str, "key": str, "length": num, "revision": num}
+		s["resources"] = map[string]any{k.pkg + ":index:Item": map[string]any{"inputProperties": inputs, "properties": outputs}}
 		s["parameterization"] = map[string]any{
 			"baseProvider": map[string]any{"name": k.base, "version": k.version},
 			"parameter":    []byte(k.pkg), // base64 in JSON
