@@ -201,7 +201,7 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 	case "yaml":
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
-		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name})
+		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, DeclarePackage: h.AddPackage})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {
@@ -214,7 +214,7 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 	}
 	if !diags.HasErrors() {
 		var err error
-		if prog.Packages, err = packages(ctx, h, p); err != nil {
+		if prog.Packages, err = packages(ctx, h); err != nil {
 			return nil, err
 		}
 		// The check's warnings come again from the run, through Warn.
@@ -233,11 +233,12 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 	return prog, nil
 }
 
-// packages returns how the packages of the project's `packages:` are
-// served, for the engine to parameterize their providers.
-func packages(ctx context.Context, h *host.Resolver, p *workspace.Project) (map[string]eval.Package, error) {
-	out := make(map[string]eval.Package, len(p.Packages))
-	for name := range p.Packages {
+// packages returns how the packages served by parameterized providers (the
+// project's `packages:` and those the program declares) are served, for
+// the engine to parameterize their providers.
+func packages(ctx context.Context, h *host.Resolver) (map[string]eval.Package, error) {
+	out := map[string]eval.Package{}
+	for _, name := range h.Packages() {
 		version, param, err := h.Parameterization(ctx, name)
 		if err != nil {
 			return nil, err

@@ -109,8 +109,8 @@ func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mapping
 // it is missing; a non-nil env (added to the plugin's environment) makes it
 // a process of its own.
 func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []string) (provider.Provider, error) {
-	if _, ok := r.opts.Packages[pkg]; ok {
-		return r.loadPackage(ctx, pkg, env)
+	if spec, ok := r.packageSpec(pkg); ok {
+		return r.loadPackage(ctx, pkg, spec, env)
 	}
 	res, ok := r.resolve(pkg, version)
 	if !ok {
