@@ -47,12 +47,7 @@ func (s *providerSchemas) Schema(ctx context.Context, pkg, version string) (*sch
 }
 
 func (s *providerSchemas) load(ctx context.Context, pkg, version string) (*schema.Package, error) {
-	p, err := s.host.Load(ctx, pkg, version)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	data, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+	data, err := s.fetch(ctx, pkg, version)
 	if errors.Is(err, provider.ErrNotImplemented) {
 		return nil, nil
 	}
@@ -60,4 +55,18 @@ func (s *providerSchemas) load(ctx context.Context, pkg, version string) (*schem
 		return nil, err
 	}
 	return schema.Parse(data)
+}
+
+// fetch returns the schema of pkg at version as its provider gives it, from
+// the host when it keeps schemas.
+func (s *providerSchemas) fetch(ctx context.Context, pkg, version string) ([]byte, error) {
+	if sh, ok := s.host.(provider.SchemaHost); ok {
+		return sh.Schema(ctx, pkg, version)
+	}
+	p, err := s.host.Load(ctx, pkg, version)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.GetSchema(ctx, provider.GetSchemaRequest{})
 }

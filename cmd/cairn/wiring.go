@@ -98,6 +98,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 	opts := host.ResolverOptions{
 		Options: o, Project: project, Packages: packages, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
+		SchemaCache: filepath.Join(s.home, "schemas"),
 	}
 	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
 		if opts.Install, err = s.installer(); err != nil {

@@ -31,6 +31,12 @@ type DownloadHost interface {
 	LoadFrom(ctx context.Context, pkg, version, downloadURL string) (Provider, error)
 }
 
+// SchemaHost is a Host that can give a package's schema without the caller
+// loading its provider, e.g. from a cache.
+type SchemaHost interface {
+	Schema(ctx context.Context, pkg, version string) ([]byte, error)
+}
+
 // Factory makes instances of one provider implementation.
 type Factory struct {
 	Pkg     string

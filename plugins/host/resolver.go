@@ -43,6 +43,9 @@ type ResolverOptions struct {
 	// pkg as a plugin; nil means the running binary with
 	// "plugin serve <pkg>".
 	ServeCommand func(pkg string) []string
+	// SchemaCache, when set, is the folder where the schemas of plugins of
+	// known versions are kept, e.g. $CAIRN_HOME/schemas.
+	SchemaCache string
 	// Install, when set, installs the plugins asked for at a version that
 	// none on disk has (Pulumi's automatic plugin acquisition).
 	Install *install.Installer
@@ -73,6 +76,7 @@ type Resolver struct {
 var (
 	_ provider.EnvHost      = (*Resolver)(nil)
 	_ provider.DownloadHost = (*Resolver)(nil)
+	_ provider.SchemaHost   = (*Resolver)(nil)
 )
 
 // NewResolver returns a resolver; Close shuts down what it starts.
