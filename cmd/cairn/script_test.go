@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 		"cairn":                  main,
 		"pulumi-resource-random": main,
 		"kvplugin":               kvPlugin,
+		"pulumi-resource-big":    bigPlugin,
 	})
 }
 
