@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -63,8 +65,9 @@ func pluginList(c *cli.Context) error {
 		return err
 	}
 	var project []workspace.PluginRef
+	var packages map[string]workspace.PackageSpec
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
-		project = p.Plugins.Providers
+		project, packages = p.Plugins.Providers, p.Packages
 	}
 	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
@@ -79,7 +82,21 @@ func pluginList(c *cli.Context) error {
 		Active   bool   `json:"active"`
 	}
 	var out []entry
-	for _, e := range r.List() {
+	list := r.List()
+	for _, name := range slices.Sorted(maps.Keys(packages)) {
+		// A package served by a parameterized provider: the plugin that
+		// serves it is the one its source resolves to.
+		spec := packages[name]
+		e := entry{Package: name, Kind: string(locate.Resource), Version: spec.Version, Active: true,
+			Source: fmt.Sprintf("%s parameterized with %q", spec.Source, spec.Parameters)}
+		for _, b := range list {
+			if b.Pkg == spec.Source && b.Active {
+				e.Path = b.Path
+			}
+		}
+		out = append(out, e)
+	}
+	for _, e := range list {
 		var size int64
 		if e.Path != "" {
 			size = locate.Size(locate.Candidate{Version: e.Version, Path: e.Path})
