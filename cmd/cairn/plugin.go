@@ -146,56 +146,62 @@ func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, 
 	return kind, args[0], strings.TrimPrefix(args[1], "v"), nil
 }
 
-func pluginInstall(c *cli.Context) error {
+// pluginRequest is what plugin install and rm work on: the plugin named by
+// the arguments and the installer of $CAIRN_HOME/plugins.
+type pluginRequest struct {
+	s             *session
+	kind          locate.Kind
+	name, version string
+	in            *install.Installer
+}
+
+func newPluginRequest(c *cli.Context, needVersion bool) (*pluginRequest, error) {
 	s, err := newSession(c, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	kind, name, version, err := pluginArgs(c, true)
+	r := &pluginRequest{s: s}
+	if r.kind, r.name, r.version, err = pluginArgs(c, needVersion); err != nil {
+		return nil, err
+	}
+	r.in, err = s.installer()
+	return r, err
+}
+
+func pluginInstall(c *cli.Context) error {
+	r, err := newPluginRequest(c, true)
 	if err != nil {
 		return err
 	}
-	in, err := s.installer()
-	if err != nil {
-		return err
-	}
-	spec := install.Spec{Kind: kind, Name: name, Version: version, Server: c.String("server"), Checksum: c.String("checksum")}
+	spec := install.Spec{Kind: r.kind, Name: r.name, Version: r.version, Server: c.String("server"), Checksum: c.String("checksum")}
 	var dir string
 	if f := c.String("file"); f != "" {
-		dir, err = in.InstallFile(spec, f)
+		dir, err = r.in.InstallFile(spec, f)
 	} else {
-		dir, err = in.Install(c.Context, spec)
+		dir, err = r.in.Install(c.Context, spec)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.stdout, "installed %s in %s\n", spec, dir)
+	fmt.Fprintf(r.s.stdout, "installed %s in %s\n", spec, dir)
 	return nil
 }
 
 func pluginRemove(c *cli.Context) error {
-	s, err := newSession(c, false)
+	r, err := newPluginRequest(c, false)
 	if err != nil {
 		return err
 	}
-	kind, name, version, err := pluginArgs(c, false)
-	if err != nil {
-		return err
-	}
-	in, err := s.installer()
-	if err != nil {
-		return err
-	}
-	removed, err := in.Remove(kind, name, version)
+	removed, err := r.in.Remove(r.kind, r.name, r.version)
 	for _, dir := range removed {
-		fmt.Fprintf(s.stdout, "removed %s\n", dir)
+		fmt.Fprintf(r.s.stdout, "removed %s\n", dir)
 	}
 	if err == nil && len(removed) == 0 {
-		what := name
-		if version != "" {
-			what += " v" + version
+		what := r.name
+		if r.version != "" {
+			what += " v" + r.version
 		}
-		err = fmt.Errorf("no %s plugin %s is installed in %s; cairn plugin ls lists them", kind, what, in.Dir)
+		err = fmt.Errorf("no %s plugin %s is installed in %s; cairn plugin ls lists them", r.kind, what, r.in.Dir)
 	}
 	return err
 }
