@@ -263,6 +263,9 @@ func (k *KV) Parameterize(_ context.Context, req provider.ParameterizeRequest) (
 		}
 		name = req.Args[0]
 	}
+	if name == "" {
+		return provider.ParameterizeResponse{}, fmt.Errorf("the kv provider is parameterized with a package name, as an argument or as the value")
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.base != "" {
