@@ -224,3 +224,19 @@ func TestInstallRefusesEscapes(t *testing.T) {
 		t.Error("an entry escaped the plugin folder")
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	srv, _ := serve(t, demoTarball(t))
+	var out strings.Builder
+	in := Installer{Dir: t.TempDir(), Progress: &out}
+	s := spec
+	s.Server = srv.URL + "/releases"
+	if _, err := in.Install(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	full := "[" + strings.Repeat("=", barWidth) + "]"
+	if !strings.HasPrefix(got, "\rdownloading demo v1.2.3 [") || !strings.Contains(got, full) || !strings.HasSuffix(got, " MiB\n") {
+		t.Errorf("progress = %q, want a bar filling up to %s and a new line", got, full)
+	}
+}
