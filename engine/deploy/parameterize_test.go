@@ -10,7 +10,9 @@ import (
 
 // A package served by a parameterized provider gets a default provider of
 // its own type whose plugin is parameterized with the value form before
-// use, the parameterization recorded in the state as Pulumi records it;
+// use, the parameterization recorded in the state as Pulumi records it (the
+// package's version on top, the plugin's name and version and the value
+// under __internal);
 // a destroy driven by the state alone parameterizes the same way.
 func TestParameterizedPackage(t *testing.T) {
 	h := newHarness(t)
@@ -31,17 +33,15 @@ func TestParameterizedPackage(t *testing.T) {
 		t.Fatalf("want a default provider of type pulumi:providers:bucket serving a:\n%s", dump(h.snap))
 	}
 	want := resource.Object(resource.Map{
-		"name": resource.String("tf"),
-		"parameterization": resource.Object(resource.Map{
-			"name": resource.String("bucket"), "version": resource.String("2.0.0"),
-			"value": resource.String("aGFzaGljb3JwL2J1Y2tldA=="),
-		}),
+		"name":             resource.String("tf"),
+		"version":          resource.String("0.8.0"),
+		"parameterization": resource.String("aGFzaGljb3JwL2J1Y2tldA=="),
 	})
 	if got := prov.Inputs[internalKey]; !got.Equal(want) {
 		t.Errorf("the provider's internal inputs = %v, want %v", got, want)
 	}
-	if got := prov.Inputs[versionKey]; !got.Equal(resource.String("0.8.0")) {
-		t.Errorf("the provider's version = %v, want the plugin's, 0.8.0", got)
+	if got := prov.Inputs[versionKey]; !got.Equal(resource.String("2.0.0")) {
+		t.Errorf("the provider's version = %v, want the package's, 2.0.0", got)
 	}
 	equal(t, "plugins loaded", h.loads["tf"] > 0 && h.loads["bucket"] == 0, true)
 

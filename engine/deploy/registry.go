@@ -87,12 +87,12 @@ func splitInputs(m resource.Map) (resource.Map, string) {
 func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
 	_, version := splitInputs(inputs)
 	pkg := resource.ProviderTypePackage(typ)
-	param, err := parameterization(inputs)
+	param, pluginVersion, err := parameterization(pkg, inputs)
 	if err != nil {
 		return nil, err
 	}
 	if param != nil {
-		pkg = param.Plugin
+		pkg, version = param.Plugin, pluginVersion
 	}
 	var p provider.Provider
 	if mappings := envVarMappings(inputs); len(mappings) > 0 {
@@ -142,28 +142,23 @@ func envVarMappings(inputs resource.Map) map[string]string {
 	return mappings
 }
 
-// parameterization reads the parameterization kept in a provider
-// resource's "__internal" bag, if any.
-func parameterization(inputs resource.Map) (*Parameterization, error) {
+// parameterization reads the parameterization kept in the inputs of a
+// provider resource of package pkg, if any, and the plugin version.
+func parameterization(pkg string, inputs resource.Map) (*Parameterization, string, error) {
 	internal := inputs[internalKey]
-	if !internal.IsObject() {
-		return nil, nil
+	if !internal.IsObject() || !internal.ObjectValue()["parameterization"].IsString() {
+		return nil, "", nil
 	}
-	m := internal.ObjectValue()["parameterization"]
-	if !m.IsObject() {
-		return nil, nil
-	}
-	str := func(k string) string {
-		if v := m.ObjectValue()[k]; v.IsString() {
-			return v.StringValue()
-		}
-		return ""
-	}
-	value, err := base64.StdEncoding.DecodeString(str("value"))
+	value, err := base64.StdEncoding.DecodeString(internal.ObjectValue()["parameterization"].StringValue())
 	if err != nil {
-		return nil, fmt.Errorf("the parameterization of package %q: its value is not base64: %w", str("name"), err)
+		return nil, "", fmt.Errorf("the parameterization of package %q: its value is not base64: %w", pkg, err)
 	}
-	return &Parameterization{Plugin: internalString(inputs, "name"), Name: str("name"), Version: str("version"), Value: value}, nil
+	plugin := internalString(inputs, "name")
+	if plugin == "" {
+		plugin = pkg
+	}
+	_, version := splitInputs(inputs)
+	return &Parameterization{Plugin: plugin, Name: pkg, Version: version, Value: value}, internalString(inputs, versionKey), nil
 }
 
 // parameterize parameterizes p with the value form of param and checks that
@@ -407,16 +402,19 @@ func defaultProviderName(version, url string) string {
 // withInternals adds to a provider resource's inputs the engine-internal
 // options Pulumi keeps under "__internal": the download URL, renamed
 // environment variables and, for a parameterized package, the plugin that
-// serves it ("name") and its parameterization (the value in base64).
+// serves it ("name"), the plugin's version ("version", the top-level
+// version being the package's) and the parameter value in base64
+// ("parameterization"), Pulumi's checkpoint shape.
 func withInternals(inputs resource.Map, url string, envVars map[string]string, param *Parameterization) resource.Map {
 	internal := resource.Map{}
+	out := inputs.Copy()
 	if param != nil {
 		internal["name"] = resource.String(param.Plugin)
-		internal["parameterization"] = resource.Object(resource.Map{
-			"name":    resource.String(param.Name),
-			"version": resource.String(param.Version),
-			"value":   resource.String(base64.StdEncoding.EncodeToString(param.Value)),
-		})
+		if v, ok := inputs[versionKey]; ok {
+			internal[versionKey] = v
+		}
+		internal["parameterization"] = resource.String(base64.StdEncoding.EncodeToString(param.Value))
+		out[versionKey] = resource.String(param.Version)
 	}
 	if url != "" {
 		internal["pluginDownloadURL"] = resource.String(url)
@@ -431,7 +429,6 @@ func withInternals(inputs resource.Map, url string, envVars map[string]string, p
 	if len(internal) == 0 {
 		return inputs
 	}
-	out := inputs.Copy()
 	out[internalKey] = resource.Object(internal)
 	return out
 }

@@ -42,8 +42,8 @@ func TestGoSDKParameterizedPackage(t *testing.T) {
 		t.Errorf("the item's length = %v, want 5", item.Outputs["length"])
 	}
 	internal := prov.Inputs["__internal"].ObjectValue()
-	param := internal["parameterization"].ObjectValue()
-	if !internal["name"].Equal(resource.String("kv")) || !param["value"].Equal(resource.String(base64.StdEncoding.EncodeToString([]byte("bucket")))) {
+	if !internal["name"].Equal(resource.String("kv")) || !internal["version"].Equal(resource.String("1.0.0")) ||
+		!internal["parameterization"].Equal(resource.String(base64.StdEncoding.EncodeToString([]byte("bucket")))) {
 		t.Errorf("the provider's internal inputs = %v", internal)
 	}
 	// A destroy runs no program: the state alone says how to parameterize.
