@@ -4,11 +4,11 @@
 //
 // Where a plugin comes from follows Pulumi's rules: an http(s) server URL
 // (the tarball pulumi-<kind>-<name>-v<version>-<os>-<arch>.tar.gz beside
-// it, ${VERSION}, ${OS} and ${ARCH} interpolated), a GitHub release named
-// github://<api-host>/<owner>[/<repo>] (the repository defaults to
-// pulumi-<name>), or, with neither, Pulumi's own releases (GitHub's
-// pulumi/pulumi-<name>, then get.pulumi.com). Overrides given as
-// regexp=URL pairs replace the URL of the plugins whose names match.
+// it, ${NAME}, ${VERSION}, ${OS} and ${ARCH} interpolated), a GitHub
+// release named github://<api-host>/<owner>[/<repo>] (the repository
+// defaults to pulumi-<name>), or, with neither, Pulumi's own releases
+// (github://api.github.com/pulumi/pulumi-<name>, then get.pulumi.com).
+// Overrides given as regexp=URL pairs replace the URLs they match.
 //
 // Installs are atomic and safe to run in parallel: each plugin has a lock
 // file, the tarball is downloaded and extracted into a hidden temporary

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,20 +194,30 @@ func TestInstallGitHub(t *testing.T) {
 }
 
 func TestOverrides(t *testing.T) {
-	o, err := ParseOverrides("^de.*=https://mirror.example/${VERSION},^x$=github://api.github.com/x")
+	o, err := ParseOverrides(`^https://elsewhere/(.*)$=https://mirror.example/$1/${VERSION},^github://api.github.com/(?P<org>[a-z]+)/=https://${org}.example/`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := Installer{Overrides: o}
-	got := in.sources(Spec{Name: "demo", Server: "https://elsewhere"})
-	if len(got) != 1 || got[0] != "https://mirror.example/${VERSION}" {
-		t.Errorf("sources = %q", got)
+	for _, tt := range []struct {
+		spec Spec
+		want []string
+	}{
+		{Spec{Name: "demo", Server: "https://elsewhere/demo"}, []string{"https://mirror.example/demo/${VERSION}"}},
+		{Spec{Name: "demo", Server: "https://other/"}, []string{"https://other/"}},
+		{Spec{Name: "aws"}, []string{"https://pulumi.example/"}},
+	} {
+		if got := in.sources(tt.spec); !slices.Equal(got, tt.want) {
+			t.Errorf("sources(%+v) = %q, want %q", tt.spec, got, tt.want)
+		}
 	}
-	if got := in.sources(Spec{Name: "aws"}); len(got) != 2 || got[0] != defaultGitHub {
+	if got := (&Installer{}).sources(Spec{Name: "aws"}); !slices.Equal(got, []string{defaultGitHub + "/pulumi-aws", defaultServer}) {
 		t.Errorf("default sources = %q", got)
 	}
-	if _, err := ParseOverrides("nourl"); err == nil {
-		t.Error("an override without = was accepted")
+	for _, bad := range []string{"nourl", "=x", "a=b=c"} {
+		if _, err := ParseOverrides(bad); err == nil {
+			t.Errorf("override %q was accepted", bad)
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // Pulumi's release locations, tried in order when a plugin names none.
 const (
 	defaultGitHub = "github://api.github.com/pulumi"
-	defaultServer = "https://get.pulumi.com/releases/plugins/"
+	defaultServer = "https://get.pulumi.com/releases/plugins"
 )
 
 // Asset returns the file name of the release tarball of s for this OS and
@@ -25,7 +25,11 @@ func (s Spec) Asset() string {
 	return fmt.Sprintf("pulumi-%s-%s-v%s-%s-%s.tar.gz", s.Kind, s.Name, s.Version, runtime.GOOS, runtime.GOARCH)
 }
 
-// Override replaces the download URL of the plugins whose names match.
+// Override replaces the download URLs that match, as Pulumi's
+// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES does: the regexp is matched against
+// the URL a plugin would be downloaded from (for Pulumi's own releases,
+// github://api.github.com/pulumi/pulumi-<name>), and $1 or ${group} in the
+// replacement are the regexp's groups.
 type Override struct {
 	Match *regexp.Regexp
 	URL   string
@@ -40,7 +44,7 @@ func ParseOverrides(s string) ([]Override, error) {
 			continue
 		}
 		re, u, ok := strings.Cut(pair, "=")
-		if !ok {
+		if !ok || re == "" || u == "" || strings.Contains(u, "=") {
 			return nil, fmt.Errorf("plugin download URL override %q is not regexp=URL", pair)
 		}
 		m, err := regexp.Compile(re)
@@ -52,17 +56,37 @@ func ParseOverrides(s string) ([]Override, error) {
 	return out, nil
 }
 
-// sources returns the URLs to try for s, in order.
+// sources returns the URLs to try for s, in order: its own, or Pulumi's
+// GitHub releases then get.pulumi.com, overridden as the overrides say.
 func (in *Installer) sources(s Spec) []string {
-	for _, o := range in.Overrides {
-		if o.Match.MatchString(s.Name) {
-			return []string{o.URL}
-		}
-	}
 	if s.Server != "" {
-		return []string{s.Server}
+		return []string{in.override(s.Server)}
 	}
-	return []string{defaultGitHub, defaultServer}
+	github := defaultGitHub + "/pulumi-" + s.Name
+	if u := in.override(github); u != github {
+		return []string{u}
+	}
+	return []string{github, in.override(defaultServer)}
+}
+
+// override returns the URL the first override matching u replaces it with,
+// or u.
+func (in *Installer) override(u string) string {
+	for _, o := range in.Overrides {
+		m := o.Match.FindStringSubmatch(u)
+		if m == nil {
+			continue
+		}
+		out := o.URL
+		for i, name := range o.Match.SubexpNames() {
+			out = strings.ReplaceAll(out, fmt.Sprintf("$%d", i), m[i])
+			if i > 0 && name != "" {
+				out = strings.ReplaceAll(out, "${"+name+"}", m[i])
+			}
+		}
+		return out
+	}
+	return u
 }
 
 // open starts the download of s's tarball from the server named by src,
@@ -74,7 +98,7 @@ func (in *Installer) open(ctx context.Context, s Spec, src string) (io.ReadClose
 	}
 	switch u.Scheme {
 	case "http", "https":
-		r := strings.NewReplacer("${VERSION}", s.Version, "${OS}", runtime.GOOS, "${ARCH}", runtime.GOARCH)
+		r := strings.NewReplacer("${NAME}", s.Name, "${VERSION}", s.Version, "${OS}", runtime.GOOS, "${ARCH}", runtime.GOARCH)
 		full := strings.TrimSuffix(r.Replace(src), "/") + "/" + s.Asset()
 		body, n, err := in.get(ctx, full, "")
 		return body, n, full, err
