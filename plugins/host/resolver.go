@@ -117,7 +117,7 @@ func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []str
 		return r.loadPackage(ctx, pkg, spec, env)
 	}
 	res, ok := r.resolve(pkg, version)
-	if !ok {
+	if !ok || r.installable(res, version) {
 		var err error
 		if res, err = r.acquire(ctx, pkg, version, url); err != nil {
 			return nil, err
@@ -157,6 +157,15 @@ func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []str
 	}
 	r.track(p, key)
 	return p, nil
+}
+
+// installable reports whether a plugin resolved for a version asked for is
+// another version while automatic installation is on: Pulumi then installs
+// the version asked for rather than use a newer one. Without automatic
+// installation the newest compatible version serves, as the seeds say.
+func (r *Resolver) installable(res Resolution, version string) bool {
+	v := strings.TrimPrefix(r.pinned(res.Pkg, version), "v")
+	return r.opts.Install != nil && res.Source == SourcePlugin && res.Version != "" && v != "" && res.Version != v
 }
 
 // acquire installs the plugin of pkg at the version asked for (or pinned by
