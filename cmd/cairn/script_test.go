@@ -24,6 +24,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/plugintest"
@@ -291,16 +292,30 @@ func servePluginsCmd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // kvPlugin serves the KV test provider (plugins/plugintest) as a plugin of
-// package NAME at VERSION: "kvplugin NAME VERSION [ENGINE-ADDRESS]".
-// Scenarios wrap it in a pulumi-resource-NAME shim.
+// package NAME at VERSION: "kvplugin NAME VERSION [typed]". Typed, its
+// schema declares NAME:index:Item (it is a KV parameterized into NAME), so
+// that programs using it are type checked. Scenarios wrap it in a
+// pulumi-resource-NAME shim.
 func kvPlugin() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: kvplugin NAME VERSION [ENGINE-ADDRESS]")
+		fmt.Fprintln(os.Stderr, "usage: kvplugin NAME VERSION [typed]")
 		os.Exit(2)
+	}
+	name, version := os.Args[1], os.Args[2]
+	f := plugintest.Factory(name, version, false)
+	if len(os.Args) > 3 && os.Args[3] == "typed" {
+		kv := plugintest.Factory("kv", version, false)
+		f.New = func(ctx context.Context) (provider.Provider, error) {
+			p, err := kv.New(ctx)
+			if err == nil {
+				_, err = p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{name}})
+			}
+			return p, err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve.Main(ctx, plugintest.Factory(os.Args[1], os.Args[2], false), os.Stdout); err != nil {
+	if err := serve.Main(ctx, f, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -291,6 +291,9 @@ func (m *module) requirements(b *hcl.Block) {
 				continue
 			}
 			m.l.versions[a.Name] = o
+			if v, ok := o.Version.(*hclsyntax.LiteralValueExpr); ok && v.Val.Type() == cty.String && !v.Val.IsNull() {
+				m.l.pkgs.versions[a.Name] = v.Val.AsString()
+			}
 		}
 	}
 }
