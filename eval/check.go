@@ -89,17 +89,17 @@ func checkTypes(ctx context.Context, p *Program, g *graph, diags hcl.Diagnostics
 
 func (c *checker) report(d *hcl.Diagnostic) { c.diags = append(c.diags, d) }
 
-// pkg returns the schema of a package at a version ("" for any), or nil
-// when there is none.
-func (c *checker) pkg(name, version string, at hcl.Range) *schema.Package {
+// pkg returns the schema of a package at a version ("" for any), installed
+// from url when missing, or nil when there is none.
+func (c *checker) pkg(name, version, url string, at hcl.Range) *schema.Package {
 	if c.prog.Schemas == nil {
 		return nil
 	}
-	key := name + "@" + version
+	key := name + "@" + version + "|" + url
 	if p, ok := c.pkgs[key]; ok {
 		return p
 	}
-	p, err := c.prog.Schemas.Schema(c.ctx, name, version)
+	p, err := SchemaFrom(c.ctx, c.prog.Schemas, name, version, url)
 	c.pkgs[key] = p
 	if err != nil {
 		c.report(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("No schema for package %s", name),
@@ -132,16 +132,17 @@ func (c *checker) resource(r *Resource) {
 	rt := &resourceType{token: r.Type}
 	c.info.resources[r] = rt
 	var pkg *schema.Package
-	version, _ := literalString(r.Options.Version) // a computed version: any
+	version, _ := literalString(r.Options.Version) // computed: any
+	url, _ := literalString(r.Options.PluginDownloadURL)
 	switch {
 	case r.Type == "":
 		return // reported by the front end
 	case resource.IsProviderType(r.Type):
-		if pkg = c.pkg(resource.ProviderTypePackage(r.Type), version, r.TypeRange); pkg != nil {
+		if pkg = c.pkg(resource.ProviderTypePackage(r.Type), version, url, r.TypeRange); pkg != nil {
 			rt.schema = pkg.Provider
 		}
 	default:
-		if pkg = c.pkg(resource.TypePackage(r.Type), version, r.TypeRange); pkg == nil {
+		if pkg = c.pkg(resource.TypePackage(r.Type), version, url, r.TypeRange); pkg == nil {
 			break
 		}
 		tok, res, ok := pkg.ResolveType(r.Type)
@@ -263,7 +264,7 @@ func (c *checker) invokeCalls(e hcl.Expression) {
 
 // function resolves a function token and checks its arguments.
 func (c *checker) function(tok string, at hcl.Range, args hcl.Expression) {
-	pkg := c.pkg(resource.TypePackage(tok), "", at)
+	pkg := c.pkg(resource.TypePackage(tok), "", "", at)
 	if pkg == nil {
 		return
 	}

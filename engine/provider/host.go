@@ -32,9 +32,10 @@ type DownloadHost interface {
 }
 
 // SchemaHost is a Host that can give a package's schema without the caller
-// loading its provider, e.g. from a cache.
+// loading its provider, e.g. from a cache; a provider it does not have it
+// installs from downloadURL when it can.
 type SchemaHost interface {
-	Schema(ctx context.Context, pkg, version string) ([]byte, error)
+	Schema(ctx context.Context, pkg, version, downloadURL string) ([]byte, error)
 }
 
 // Factory makes instances of one provider implementation.

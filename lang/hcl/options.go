@@ -291,9 +291,8 @@ func (m *module) requirements(b *hcl.Block) {
 				continue
 			}
 			m.l.versions[a.Name] = o
-			if v, ok := o.Version.(*hclsyntax.LiteralValueExpr); ok && v.Val.Type() == cty.String && !v.Val.IsNull() {
-				m.l.pkgs.versions[a.Name] = v.Val.AsString()
-			}
+			m.l.pkgs.versions[a.Name] = literal(o.Version)
+			m.l.pkgs.urls[a.Name] = literal(o.PluginDownloadURL)
 		}
 	}
 }
@@ -333,6 +332,14 @@ func (m *module) strings(a *hcl.Attribute, v cty.Value) []string {
 		out = append(out, el.AsString())
 	}
 	return out
+}
+
+// literal returns the string of a requirement's literal, or "".
+func literal(e hcl.Expression) string {
+	if v, ok := e.(*hclsyntax.LiteralValueExpr); ok && v.Val.Type() == cty.String && !v.Val.IsNull() {
+		return v.Val.AsString()
+	}
+	return ""
 }
 
 // defaultVersion gives a resource of pkg the version (and plugin download

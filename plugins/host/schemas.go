@@ -15,14 +15,14 @@ import (
 // plugin and its version, and read from there afterwards. Built-in
 // providers, plugins of unknown version and parameterized packages are
 // always asked.
-func (r *Resolver) Schema(ctx context.Context, pkg, version string) ([]byte, error) {
+func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte, error) {
 	path := r.schemaPath(pkg, version)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil {
 			return data, nil
 		}
 	}
-	p, err := r.Load(ctx, pkg, version)
+	p, err := r.LoadFrom(ctx, pkg, version, url)
 	if err != nil {
 		return nil, err
 	}

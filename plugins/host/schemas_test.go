@@ -15,7 +15,7 @@ func TestSchemaCache(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "schemas")
 	e := newEnv(t, host.ResolverOptions{SchemaCache: cache, Builtins: builtins})
 	ctx := context.Background()
-	got, err := e.resolver.Schema(ctx, "kv", "")
+	got, err := e.resolver.Schema(ctx, "kv", "", "")
 	if err != nil || string(got) != `{"name":"kv","version":"1.0.0"}` {
 		t.Fatalf("Schema = %s, %v", got, err)
 	}
@@ -23,10 +23,10 @@ func TestSchemaCache(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"name":"kv","version":"cached"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := e.resolver.Schema(ctx, "kv", "1.0.0"); err != nil || string(got) != `{"name":"kv","version":"cached"}` {
+	if got, err := e.resolver.Schema(ctx, "kv", "1.0.0", ""); err != nil || string(got) != `{"name":"kv","version":"cached"}` {
 		t.Errorf("Schema a second time = %s, %v; want the cached one", got, err)
 	}
-	if _, err := e.resolver.Schema(ctx, "random", ""); err != nil {
+	if _, err := e.resolver.Schema(ctx, "random", "", ""); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(cache)
