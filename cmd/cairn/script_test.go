@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"grepall":      grepAllCmd,
 			"waitfile":     waitFileCmd,
 			"repeat":       repeatCmd,
+			"cirecipe":     ciRecipeCmd,
 			"tarplugin":    tarPluginCmd,
 			"serveplugins": servePluginsCmd,
 		},

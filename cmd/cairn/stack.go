@@ -119,9 +119,23 @@ func stackInit(c *cli.Context) error {
 	return s.createStack(ref)
 }
 
-// createStack creates the stack and selects it.
+// createStack creates the stack and selects it. Its state begins with its
+// seed key, sealed by its secrets manager, so that every preview before
+// the first update shows the random values that update will create.
 func (s *session) createStack(ref backend.StackRef) error {
-	if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
+	cfg, err := workspace.LoadStackConfig(s.project, ref.Name)
+	if err != nil {
+		return err
+	}
+	sm, err := s.secrets(cfg)
+	if err != nil {
+		return err
+	}
+	seeds, err := snapshot.NewSeeds()
+	if err != nil {
+		return err
+	}
+	if err := s.backend.CreateStack(s.c.Context, ref, &snapshot.Snapshot{Seeds: seeds}, sm); err != nil {
 		if errors.Is(err, backend.ErrStackExists) {
 			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", ref.Name, ref.Name)
 		}

@@ -17,9 +17,10 @@ type Backend interface {
 	// URL says where the backend keeps its stacks ("file:///home/me/.cairn/state").
 	URL() string
 
-	// CreateStack creates a stack with no state; it fails with ErrStackExists
-	// if the stack exists.
-	CreateStack(ctx context.Context, ref StackRef) error
+	// CreateStack creates a stack whose state is init, its secrets (such as
+	// the seed key) sealed with sm, or with no state when init is nil; it
+	// fails with ErrStackExists if the stack exists.
+	CreateStack(ctx context.Context, ref StackRef, init *snapshot.Snapshot, sm secrets.Manager) error
 	// StackExists reports whether the stack exists, without reading its state.
 	StackExists(ctx context.Context, ref StackRef) (bool, error)
 	// ListStacks lists the stacks of project, or of every project when
@@ -52,7 +53,7 @@ type Backend interface {
 	// Import replaces the stack's state with a deployment, under the stack's
 	// lock. Unless opts.Force it refuses a deployment that fails the
 	// integrity checks or holds resources of another stack; it drops the
-	// deployment's pending operations with a warning, as the anchor does.
+	// deployment's pending operations with a warning, as Pulumi does.
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)

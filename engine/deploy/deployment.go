@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/plan"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
@@ -51,6 +52,8 @@ type deployment struct {
 	skipped    map[resource.URN]bool         // creates skipped because untargeted
 	forgotten  map[resource.URN]bool         // to leave the state without being deleted
 	failed     map[resource.URN]bool
+	followed   map[resource.URN]bool      // compared with Options.Plan
+	planned    map[resource.URN]plan.Step // the steps a preview took
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
 	stepErrs   []error
@@ -94,6 +97,9 @@ type Result struct {
 	Snapshot *snapshot.Snapshot
 	Changes  map[Op]int
 	Duration time.Duration
+	// Planned are, for a preview, the steps it took by URN with the
+	// outputs expected, to save as a plan (plan.Plan.Resources).
+	Planned map[resource.URN]plan.Step
 }
 
 // ResourceChanges returns the counts of Changes that are not zero, by the
@@ -151,6 +157,8 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		skipped:    map[resource.URN]bool{},
 		forgotten:  map[resource.URN]bool{},
 		failed:     map[resource.URN]bool{},
+		followed:   map[resource.URN]bool{},
+		planned:    map[resource.URN]plan.Step{},
 		defaults:   map[string]*defaultProvider{},
 		changes:    map[Op]int{},
 	}
@@ -269,11 +277,20 @@ func (d *deployment) finish(err error) (*Result, error) {
 	if err == nil {
 		err = unmatchedPatterns(d.opts, d.seenURNs())
 	}
+	if err == nil {
+		err = d.unfollowedPlan()
+	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
+	if d.opts.DryRun {
+		res.Planned = d.planned
+	}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
 	sum := SummaryEvent{Preview: d.opts.DryRun, Changes: res.Changes, Duration: res.Duration}
+	if root := res.Snapshot.Root(); root != nil && !d.opts.DryRun {
+		sum.Outputs = root.Outputs
+	}
 	if err != nil {
 		sum.Error = err.Error()
 	}
@@ -323,7 +340,10 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	var se *StepError
 	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrCancelled) {
 		// The step errors, if any, are reported by finish; this one is the
-		// program's own.
+		// program's own. A preview deletes nothing anyway.
+		if d.opts.DryRun {
+			return err
+		}
 		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
 	}
 	d.mu.Lock()

@@ -1,5 +1,5 @@
 // Package deploy is Cairn's deployment engine: the resource monitor, the step
-// generator and the step executor of the seed documents, the provider
+// generator and the step executor of Pulumi's engine design, the provider
 // registry, and the operations built on them (Update, which previews when
 // DryRun is set; Refresh; Destroy; Import).
 //
@@ -10,7 +10,7 @@
 // then same, create, update or replace), and executes the chain. Provider
 // calls take a slot of a pool bounded by Options.Parallel, so Check and Diff
 // of unrelated resources run concurrently and step generation is never the
-// serial bottleneck the anchor's is. When the program has finished, the
+// serial bottleneck Pulumi's is. When the program has finished, the
 // resources it no longer declares are deleted in reverse dependency order,
 // antichain by antichain.
 //

@@ -6,7 +6,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Op is the kind of a step, named as in the anchor's JSON output.
+// Op is the kind of a step, named as in Pulumi's JSON output.
 type Op string
 
 // The step operations.
@@ -115,6 +115,9 @@ type SummaryEvent struct {
 	Changes  map[Op]int
 	Duration time.Duration
 	Error    string
+	// Outputs are the outputs of the stack's root resource once a
+	// deployment that is not a preview has ended; nil when it has none.
+	Outputs resource.Map
 }
 
 func (StepEvent) isEvent()    {}

@@ -16,8 +16,8 @@ import (
 // interrupted (its context cancelled); then, with terminate nil, the create
 // is let finish, otherwise terminate is closed and the create ends when the
 // provider is told to stop it. It returns the name of that create, the
-// update's result and error, and the steps reported skipped.
-func interrupted(t *testing.T, h *harness, terminate chan struct{}) (string, *Result, error, []string) {
+// update's result, the steps reported skipped and the update's error.
+func interrupted(t *testing.T, h *harness, terminate chan struct{}) (string, *Result, []string, error) {
 	t.Helper()
 	began, release := make(chan string, 3), make(chan struct{})
 	var once sync.Once
@@ -80,7 +80,7 @@ func interrupted(t *testing.T, h *harness, terminate chan struct{}) (string, *Re
 			skipped = append(skipped, string(s.Op)+" "+s.URN.Name())
 		}
 	}
-	return first, o.res, o.err, skipped
+	return first, o.res, skipped, o.err
 }
 
 // After an interrupt nothing new starts: the create in flight finishes and
@@ -88,7 +88,7 @@ func interrupted(t *testing.T, h *harness, terminate chan struct{}) (string, *Re
 // waiting for a worker are reported skipped; the program registers no more).
 func TestInterruptLetsTheStepsInFlightFinish(t *testing.T) {
 	h := newHarness(t)
-	first, res, err, skipped := interrupted(t, h, nil)
+	first, res, skipped, err := interrupted(t, h, nil)
 	if !errors.Is(err, ErrCancelled) {
 		t.Errorf("err = %v, want ErrCancelled", err)
 	}
@@ -110,7 +110,7 @@ func TestInterruptLetsTheStepsInFlightFinish(t *testing.T) {
 // flight; what then fails is left pending, as its outcome is unknown.
 func TestTerminateLeavesTheStepsInFlightPending(t *testing.T) {
 	h := newHarness(t)
-	first, res, err, skipped := interrupted(t, h, make(chan struct{}))
+	first, res, skipped, err := interrupted(t, h, make(chan struct{}))
 	if !errors.Is(err, ErrCancelled) {
 		t.Errorf("err = %v, want ErrCancelled", err)
 	}

@@ -41,11 +41,14 @@ type stepResult struct {
 	stables []string
 }
 
-// execute runs a chain of steps in order (seed 000, "Step execution"); the
+// execute runs a chain of steps in order, as Pulumi's step executor does; the
 // chain stops at the first failure, or at a step skipped because the
 // deployment was cancelled.
 func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, error) {
 	var res stepResult
+	if err := d.followPlan(chain); err != nil {
+		return res, err
+	}
 	for _, s := range chain {
 		r, err := d.run(ctx, s)
 		if err != nil {
@@ -55,6 +58,7 @@ func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, er
 			res = r
 		}
 	}
+	d.recordPlanned(chain, res)
 	return res, nil
 }
 
@@ -205,19 +209,19 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	case resource.IsProviderType(n.Type):
 		pid, err := d.reg.create(ctx, n.URN, n.Inputs)
 		if err != nil {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		n.ID, n.Outputs = pid, n.Inputs
 	case n.Custom:
 		resp, err := s.prov.Create(ctx, provider.CreateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, Inputs: n.Inputs,
 			Timeout: seconds(n.CustomTimeouts.Create), Preview: d.opts.DryRun})
 		if err != nil && !errors.As(err, &initErr) {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		if initErr != nil {
 			resp = provider.CreateResponse{ID: initErr.ID, Outputs: initErr.Outputs}
 			if resp.ID == "" {
-				return stepResult{}, d.failed_(id, err)
+				return stepResult{}, d.endFailed(id, err)
 			}
 			n.InitErrors = initErr.Reasons
 		}
@@ -225,7 +229,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 		if d.opts.DryRun {
 			n.ID = resource.UnknownID
 		} else if n.ID == "" {
-			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
+			return stepResult{}, d.endFailed(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
 		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 		d.learnOutputs(n)
@@ -251,11 +255,11 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	return stepResult{state: n, opID: id}, nil
 }
 
-// failed_ journals a failed operation and returns err. An operation whose
+// endFailed journals a failed operation and returns err. An operation whose
 // outcome is unknown is not ended: it stays pending, as after a crash, so
 // the next refresh can find out what exists. So does one that failed after
 // its provider was told to stop it.
-func (d *deployment) failed_(id int64, err error) error {
+func (d *deployment) endFailed(id int64, err error) error {
 	if d.isTerminated() {
 		return fmt.Errorf("interrupted, so left pending; run `cairn refresh` to find out what exists: %w", err)
 	}
@@ -283,7 +287,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			err = d.reg.configure(ctx, inst, n.URN, n.ID, n.Inputs)
 		}
 		if err != nil {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		n.Outputs = n.Inputs
 	case n.Custom:
@@ -291,7 +295,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			OldInputs: s.old.Inputs, OldOutputs: s.old.Outputs, News: n.Inputs, Timeout: seconds(n.CustomTimeouts.Update),
 			IgnoreChanges: n.IgnoreChanges, Preview: d.opts.DryRun})
 		if err != nil && !errors.As(err, &initErr) {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		if initErr != nil {
 			resp.Outputs = initErr.Outputs
@@ -324,7 +328,7 @@ func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 		err := s.prov.Delete(ctx, provider.DeleteRequest{URN: o.URN, Name: o.URN.Name(), Type: o.Type, ID: o.ID,
 			Inputs: o.Inputs, Outputs: o.Outputs, Timeout: seconds(o.CustomTimeouts.Delete)})
 		if err != nil {
-			return d.failed_(id, err)
+			return d.endFailed(id, err)
 		}
 	}
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id}
@@ -345,10 +349,10 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID, Inputs: n.Inputs,
 		Timeout: seconds(n.CustomTimeouts.Read)})
 	if err != nil {
-		return stepResult{}, d.failed_(id, err)
+		return stepResult{}, d.endFailed(id, err)
 	}
 	if resp.ID == "" {
-		return stepResult{}, d.failed_(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
 	}
 	n.ID, n.Outputs = resp.ID, secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
 	if s.old != nil {
@@ -364,7 +368,7 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 
 // applyImport reads an existing resource by ID and adopts it: Read, then
 // Check the program's inputs against what was read, then Diff; a difference
-// fails the import (the anchor's rule), so that nothing is silently changed.
+// fails the import (Pulumi's rule), so that nothing is silently changed.
 func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
 	n.ID = n.ImportID
@@ -375,10 +379,10 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ImportID,
 		Timeout: seconds(n.CustomTimeouts.Read)})
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
 	}
 	if resp.ID == "" {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: no %s with ID %q exists", n.Type, n.ImportID))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: no %s with ID %q exists", n.Type, n.ImportID))
 	}
 	n.ID = resp.ID
 	n.Created = now()
@@ -393,13 +397,13 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 	}
 	checked, err := d.checkInSlot(ctx, s.prov, n, read, goal)
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: %w", err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: %w", err))
 	}
 	n.Inputs = checked
 	diff, err := s.prov.Diff(ctx, provider.DiffRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
 		OldInputs: read, OldOutputs: resp.Outputs, News: checked, IgnoreChanges: n.IgnoreChanges})
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: diffing: %w", err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: diffing: %w", err))
 	}
 	if diff.Changes == provider.DiffUnknown {
 		_, changed := resource.DiffMaps(read, checked)
@@ -413,7 +417,7 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 		if len(keys) == 0 {
 			keys = topLevelKeys(diff.DetailedDiff)
 		}
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
 	}
 	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}

@@ -12,11 +12,12 @@ import (
 )
 
 // PreviewDigest is the JSON document `preview --json` and `up --json`
-// print, with the field names of the anchor's preview digest.
+// print, with the field names of Pulumi's preview digest.
 type PreviewDigest struct {
 	// Config is the stack configuration, secrets blinded.
 	Config map[string]string `json:"config,omitempty"`
-	// Steps are the logical steps, in the order they began.
+	// Steps are the logical steps, dependencies first, then in program
+	// order.
 	Steps []PreviewStep `json:"steps,omitempty"`
 	// Diagnostics are the messages of the deployment, debug ones left out.
 	Diagnostics []PreviewDiagnostic `json:"diagnostics,omitempty"`
@@ -48,7 +49,7 @@ type PropertyDiff struct {
 	InputDiff bool   `json:"inputDiff"`
 }
 
-// PreviewDiagnostic is one diagnostic of a PreviewDigest. As in the anchor,
+// PreviewDiagnostic is one diagnostic of a PreviewDigest. As in Pulumi,
 // the message begins with its severity ("error: ") for warnings and errors
 // and ends with a newline.
 type PreviewDiagnostic struct {
@@ -74,10 +75,14 @@ func (j *jsonRenderer) close() {
 }
 
 // digest builds the run's PreviewDigest. Steps are the logical ones that
-// show (see run.shows), and the stack's always.
+// show (see run.shows), and the stack's always, in the order of
+// run.ordered.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), ChangeSummary: r.counts()}
-	for _, s := range r.steps {
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration()}
+	if !r.failedPreview() {
+		d.ChangeSummary = r.counts()
+	}
+	for _, s := range r.ordered() {
 		e := &s.event
 		if !r.shows(e) && e.URN.Type() != resource.RootStackType {
 			continue
@@ -123,7 +128,7 @@ func (r *run) digestConfig() map[string]string {
 }
 
 // jsonState encodes a state for the digest; a state that cannot be
-// encoded is left out, as the anchor does.
+// encoded is left out, as Pulumi does.
 func (r *run) jsonState(s *resource.State) *state.ResourceV3 {
 	if s == nil {
 		return nil

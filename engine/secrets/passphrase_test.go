@@ -15,10 +15,10 @@ import (
 
 const passphrase = "correct horse battery staple"
 
-// anchorStack is a stack config as Pulumi writes it, made with the Pulumi
+// stackFixture is a stack config as Pulumi writes it, made with the Pulumi
 // SDK's passphrase crypter: its encryptionsalt ("v1:<base64 salt>:" and the
 // word "pulumi" encrypted) and one `secure:` value.
-type anchorStack struct {
+type stackFixture struct {
 	crypter config.Crypter
 	salt    string
 	secure  string
@@ -28,31 +28,31 @@ type anchorStack struct {
 }
 
 var (
-	anchorOnce  sync.Once
-	anchorValue anchorStack
+	fixtureOnce sync.Once
+	fixture     stackFixture
 )
 
 // pulumiStack returns the fixture, derived once for all tests (the key
 // derivation is deliberately slow).
-func pulumiStack() anchorStack {
-	anchorOnce.Do(func() {
+func pulumiStack() stackFixture {
+	fixtureOnce.Do(func() {
 		salt := []byte("saltsalt")
 		c := config.NewSymmetricCrypterFromPassphrase(passphrase, salt)
 		check, err := c.EncryptValue(context.Background(), "pulumi")
 		if err != nil {
-			anchorValue.err = err
+			fixture.err = err
 			return
 		}
-		anchorValue = anchorStack{crypter: c, salt: "v1:" + base64.StdEncoding.EncodeToString(salt) + ":" + check}
-		if anchorValue.secure, anchorValue.err = c.EncryptValue(context.Background(), "hunter2"); anchorValue.err != nil {
+		fixture = stackFixture{crypter: c, salt: "v1:" + base64.StdEncoding.EncodeToString(salt) + ":" + check}
+		if fixture.secure, fixture.err = c.EncryptValue(context.Background(), "hunter2"); fixture.err != nil {
 			return
 		}
-		anchorValue.manager, anchorValue.err = NewPassphraseManager(passphrase, anchorValue.salt)
+		fixture.manager, fixture.err = NewPassphraseManager(passphrase, fixture.salt)
 	})
-	return anchorValue
+	return fixture
 }
 
-func TestPassphraseReadsAnchorConfig(t *testing.T) {
+func TestPassphraseReadsPulumiConfig(t *testing.T) {
 	fx := pulumiStack()
 	// Pulumi.dev.yaml:
 	//   encryptionsalt: <fx.salt>
@@ -65,7 +65,7 @@ func TestPassphraseReadsAnchorConfig(t *testing.T) {
 	}
 	got, err := m.Decrypt(fx.secure)
 	if err != nil || got != "hunter2" {
-		t.Fatalf("Decrypt(anchor value) = %q, %v; want \"hunter2\"", got, err)
+		t.Fatalf("Decrypt(Pulumi value) = %q, %v; want \"hunter2\"", got, err)
 	}
 
 	// The reverse: what Cairn writes, Pulumi's crypter reads.

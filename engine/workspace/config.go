@@ -13,7 +13,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Crypter encrypts and decrypts configuration values in the anchor's
+// Crypter encrypts and decrypts configuration values in Pulumi's
 // ciphertext format ("v1:<nonce>:<ciphertext>" for passphrase stacks).
 type Crypter interface {
 	Encrypt(plaintext string) (string, error)

@@ -1,5 +1,5 @@
 // Package local is the embedded default backend: stacks kept in a directory
-// (file://DIR; Cairn's default is file://$CAIRN_HOME/state) in the anchor's
+// (file://DIR; Cairn's default is file://$CAIRN_HOME/state) in Pulumi's
 // DIY layout, so the directory feels familiar and `pulumi` can read it.
 //
 //	DIR/.pulumi/meta.yaml                                   layout version 1
@@ -29,6 +29,6 @@
 //
 //	warn := func(msg string) { fmt.Fprintln(os.Stderr, "warning:", msg) }
 //	b, err := local.Open("file://~/.cairn/state", local.Options{Warn: warn})
-//	err = b.CreateStack(ctx, backend.StackRef{Project: "proj", Name: "dev"})
+//	err = b.CreateStack(ctx, backend.StackRef{Project: "proj", Name: "dev"}, nil, nil)
 //	stacks, err := b.ListStacks(ctx, "proj")
 package local

@@ -18,15 +18,15 @@ import (
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
-const anchorPassphrase = "correct horse battery staple"
+const pulumiPassphrase = "correct horse battery staple"
 
-// anchorExport reads testdata/pulumi-export.json, a deployment as
+// pulumiExport reads testdata/pulumi-export.json, a deployment as
 // `pulumi stack export` prints it, with its passphrase salt and ciphertexts
 // made here by the Pulumi SDK's passphrase crypter.
-func anchorExport(t *testing.T) (*state.UntypedDeployment, config.Crypter, string) {
+func pulumiExport(t *testing.T) (*state.UntypedDeployment, config.Crypter, string) {
 	t.Helper()
 	rawSalt := []byte("8bytes!!")
-	crypter := config.NewSymmetricCrypterFromPassphrase(anchorPassphrase, rawSalt)
+	crypter := config.NewSymmetricCrypterFromPassphrase(pulumiPassphrase, rawSalt)
 	encrypt := func(plaintext string) string {
 		ciphertext, err := crypter.EncryptValue(context.Background(), plaintext)
 		if err != nil {
@@ -52,9 +52,9 @@ func anchorExport(t *testing.T) (*state.UntypedDeployment, config.Crypter, strin
 	return &u, crypter, salt
 }
 
-func TestImportAnchorExport(t *testing.T) {
-	u, key, salt := anchorExport(t)
-	sm, err := secrets.NewPassphraseManager(anchorPassphrase, salt)
+func TestImportPulumiExport(t *testing.T) {
+	u, key, salt := pulumiExport(t)
+	sm, err := secrets.NewPassphraseManager(pulumiPassphrase, salt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +102,12 @@ func TestImportAnchorExport(t *testing.T) {
 		t.Errorf("pending operations = %v, want one create", ops)
 	}
 
-	// Cairn's export of it is what the anchor reads.
+	// Cairn's export of it is what Pulumi reads.
 	out, err := state.NewEncoder(state.EncodeOptions{Secrets: sm}).UntypedDeployment(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkAnchorReadable(t, out, key, salt)
+	checkPulumiReadable(t, out, key, salt)
 	back, err := state.ParseUntypedDeployment(out)
 	if err != nil {
 		t.Fatal(err)
@@ -121,18 +121,18 @@ func TestImportAnchorExport(t *testing.T) {
 	}
 }
 
-// anchorResourceKeys are the JSON names of the anchor's ResourceV3.
-var anchorResourceKeys = strings.Fields(`urn custom delete id type inputs outputs parent protect taint external
+// pulumiResourceKeys are the JSON names of Pulumi's ResourceV3.
+var pulumiResourceKeys = strings.Fields(`urn custom delete id type inputs outputs parent protect taint external
 	dependencies initErrors provider propertyDependencies pendingReplacement additionalSecretOutputs aliases
 	customTimeouts importID retainOnDelete deletedWith replaceWith created modified sourcePosition stackTrace
 	ignoreChanges hideDiff replaceOnChanges replacementTrigger refreshBeforeUpdate viewOf resourceHooks
 	extensionRef snippetID`)
 
-// checkAnchorReadable checks an export against what the anchor's import
+// checkPulumiReadable checks an export against what Pulumi's import
 // needs: a version it reads, a manifest whose magic is the SHA-256 of its
-// version, only the anchor's resource fields, and secrets Pulumi's
+// version, only Pulumi's resource fields, and secrets Pulumi's
 // passphrase crypter opens to JSON text.
-func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, crypter config.Crypter, salt string) {
+func checkPulumiReadable(t *testing.T, u *state.UntypedDeployment, crypter config.Crypter, salt string) {
 	t.Helper()
 	if u.Version != 3 || u.Features != nil {
 		t.Errorf("version %d with features %v, want 3 and none", u.Version, u.Features)
@@ -157,7 +157,7 @@ func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, crypter confi
 		t.Errorf("secrets_providers = %+v, want passphrase with the stack's salt", d.Secrets)
 	}
 	known := map[string]bool{}
-	for _, k := range anchorResourceKeys {
+	for _, k := range pulumiResourceKeys {
 		known[k] = true
 	}
 	resources := d.Resources
@@ -168,7 +168,7 @@ func checkAnchorReadable(t *testing.T, u *state.UntypedDeployment, crypter confi
 	for _, r := range resources {
 		for k := range r {
 			if !known[k] {
-				t.Errorf("resource %v has field %q, which the anchor does not know", r["urn"], k)
+				t.Errorf("resource %v has field %q, which Pulumi does not know", r["urn"], k)
 			}
 		}
 		walkSecrets(r, func(ciphertext string) {
