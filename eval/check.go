@@ -89,16 +89,18 @@ func checkTypes(ctx context.Context, p *Program, g *graph, diags hcl.Diagnostics
 
 func (c *checker) report(d *hcl.Diagnostic) { c.diags = append(c.diags, d) }
 
-// pkg returns the schema of a package, or nil when there is none.
-func (c *checker) pkg(name string, at hcl.Range) *schema.Package {
+// pkg returns the schema of a package at a version ("" for any), installed
+// from url when missing, or nil when there is none.
+func (c *checker) pkg(name, version, url string, at hcl.Range) *schema.Package {
 	if c.prog.Schemas == nil {
 		return nil
 	}
-	if p, ok := c.pkgs[name]; ok {
+	key := name + "@" + version + "|" + url
+	if p, ok := c.pkgs[key]; ok {
 		return p
 	}
-	p, err := c.prog.Schemas.Schema(c.ctx, name, "")
-	c.pkgs[name] = p
+	p, err := SchemaFrom(c.ctx, c.prog.Schemas, name, version, url)
+	c.pkgs[key] = p
 	if err != nil {
 		c.report(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("No schema for package %s", name),
 			Detail: fmt.Sprintf("Its types are not checked and short type tokens are not resolved: %v.", err), Subject: at.Ptr()})
@@ -130,15 +132,17 @@ func (c *checker) resource(r *Resource) {
 	rt := &resourceType{token: r.Type}
 	c.info.resources[r] = rt
 	var pkg *schema.Package
+	version, _ := literalString(r.Options.Version) // computed: any
+	url, _ := literalString(r.Options.PluginDownloadURL)
 	switch {
 	case r.Type == "":
 		return // reported by the front end
 	case resource.IsProviderType(r.Type):
-		if pkg = c.pkg(resource.ProviderTypePackage(r.Type), r.TypeRange); pkg != nil {
+		if pkg = c.pkg(resource.ProviderTypePackage(r.Type), version, url, r.TypeRange); pkg != nil {
 			rt.schema = pkg.Provider
 		}
 	default:
-		if pkg = c.pkg(resource.TypePackage(r.Type), r.TypeRange); pkg == nil {
+		if pkg = c.pkg(resource.TypePackage(r.Type), version, url, r.TypeRange); pkg == nil {
 			break
 		}
 		tok, res, ok := pkg.ResolveType(r.Type)
@@ -260,7 +264,7 @@ func (c *checker) invokeCalls(e hcl.Expression) {
 
 // function resolves a function token and checks its arguments.
 func (c *checker) function(tok string, at hcl.Range, args hcl.Expression) {
-	pkg := c.pkg(resource.TypePackage(tok), at)
+	pkg := c.pkg(resource.TypePackage(tok), "", "", at)
 	if pkg == nil {
 		return
 	}

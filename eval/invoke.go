@@ -136,7 +136,9 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("the arguments of %s: %v", token, err)
 	}
-	resp, err := r.info.Monitor.Invoke(ctx, deploy.InvokeRequest{Token: r.types.function(token), Args: am, Provider: prov, Version: version})
+	req := deploy.InvokeRequest{Token: r.types.function(token), Args: am, Provider: prov}
+	req.Version, req.Parameterization = r.prog.parameterize(req.Token, version)
+	resp, err := r.info.Monitor.Invoke(ctx, req)
 	if err != nil {
 		return cty.NilVal, err
 	}

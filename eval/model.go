@@ -309,6 +309,9 @@ type Program struct {
 	Dialect Dialect
 	// Warn receives the warnings found while the program runs.
 	Warn func(*hcl.Diagnostic)
+	// Packages are the project's packages served by parameterized
+	// providers, by name, as the engine serves them.
+	Packages map[string]Package
 
 	analyzed sync.Once
 	analysis *analysis

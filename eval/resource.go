@@ -31,6 +31,7 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 		Remote: typ.component, SourcePosition: s.r.sourcePosition(r.DeclRange)}
 	opts := s.options(ectx)
 	opts.read(&r.Options, &req)
+	req.Version, req.Parameterization = s.r.prog.parameterize(req.Type, req.Version)
 	req.Aliases = append(req.Aliases, s.movedAliases(r.Options.Moved, in)...)
 	props, ok := s.properties(r.Properties, ectx)
 	if !opts.ok || !ok {

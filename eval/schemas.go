@@ -16,6 +16,22 @@ type SchemaSource interface {
 	Schema(ctx context.Context, pkg, version string) (*schema.Package, error)
 }
 
+// DownloadSchemaSource is a SchemaSource that can install a missing
+// provider from the download URL a program names to get its schema.
+type DownloadSchemaSource interface {
+	SchemaSource
+	SchemaFrom(ctx context.Context, pkg, version, downloadURL string) (*schema.Package, error)
+}
+
+// SchemaFrom returns the schema of pkg at version from src, which installs
+// its provider from downloadURL when it can and must.
+func SchemaFrom(ctx context.Context, src SchemaSource, pkg, version, downloadURL string) (*schema.Package, error) {
+	if ds, ok := src.(DownloadSchemaSource); ok {
+		return ds.SchemaFrom(ctx, pkg, version, downloadURL)
+	}
+	return src.Schema(ctx, pkg, version)
+}
+
 // ProviderSchemas is a SchemaSource that asks providers for their schemas
 // (GetSchema), loading each package once.
 func ProviderSchemas(host provider.Host) SchemaSource {
@@ -35,24 +51,24 @@ type schemaEntry struct {
 }
 
 func (s *providerSchemas) Schema(ctx context.Context, pkg, version string) (*schema.Package, error) {
+	return s.SchemaFrom(ctx, pkg, version, "")
+}
+
+func (s *providerSchemas) SchemaFrom(ctx context.Context, pkg, version, url string) (*schema.Package, error) {
+	key := pkg + "@" + version + "|" + url
 	s.mu.Lock()
-	e := s.cache[pkg+"@"+version]
+	e := s.cache[key]
 	if e == nil {
 		e = &schemaEntry{}
-		s.cache[pkg+"@"+version] = e
+		s.cache[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.pkg, e.err = s.load(ctx, pkg, version) })
+	e.once.Do(func() { e.pkg, e.err = s.load(ctx, pkg, version, url) })
 	return e.pkg, e.err
 }
 
-func (s *providerSchemas) load(ctx context.Context, pkg, version string) (*schema.Package, error) {
-	p, err := s.host.Load(ctx, pkg, version)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	data, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+func (s *providerSchemas) load(ctx context.Context, pkg, version, url string) (*schema.Package, error) {
+	data, err := s.fetch(ctx, pkg, version, url)
 	if errors.Is(err, provider.ErrNotImplemented) {
 		return nil, nil
 	}
@@ -60,4 +76,18 @@ func (s *providerSchemas) load(ctx context.Context, pkg, version string) (*schem
 		return nil, err
 	}
 	return schema.Parse(data)
+}
+
+// fetch returns the schema of pkg at version as its provider gives it, from
+// the host when it keeps schemas.
+func (s *providerSchemas) fetch(ctx context.Context, pkg, version, url string) ([]byte, error) {
+	if sh, ok := s.host.(provider.SchemaHost); ok {
+		return sh.Schema(ctx, pkg, version, url)
+	}
+	p, err := s.host.Load(ctx, pkg, version)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.GetSchema(ctx, provider.GetSchemaRequest{})
 }

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
@@ -18,13 +22,32 @@ import (
 func pluginCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "plugin",
-		Usage: "list provider plugins, and serve built-in providers as plugins",
+		Usage: "list, install and remove plugins, and serve built-in providers as plugins",
 		Subcommands: []*cli.Command{
 			{
 				Name: "ls", Usage: "show which provider serves each package, the active one marked with *",
 				UsageText: "cairn plugin ls\ncairn plugin ls --json",
 				Flags:     []cli.Flag{jsonFlag},
 				Action:    pluginList,
+			},
+			{
+				Name: "install", Usage: "download a plugin into $CAIRN_HOME/plugins, or install it from a tarball",
+				ArgsUsage: "[KIND] NAME VERSION",
+				UsageText: "cairn plugin install resource aws 6.0.0\n" +
+					"cairn plugin install aws 6.0.0 --server https://example.com/releases\n" +
+					"cairn plugin install aws 6.0.0 --file pulumi-resource-aws-v6.0.0-linux-amd64.tar.gz --checksum SHA256",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "server", Usage: "download from this URL (http(s) or github://api.github.com/OWNER[/REPO]) instead of Pulumi's releases"},
+					&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "install from this tarball instead of downloading"},
+					&cli.StringFlag{Name: "checksum", Usage: "the SHA-256 the tarball must have, in hex"},
+				},
+				Action: pluginInstall,
+			},
+			{
+				Name: "rm", Usage: "remove installed plugins from $CAIRN_HOME/plugins",
+				ArgsUsage: "[KIND] NAME [VERSION]",
+				UsageText: "cairn plugin rm aws 6.0.0   # one version\ncairn plugin rm resource aws   # every version",
+				Action:    pluginRemove,
 			},
 			{
 				Name: "serve", Usage: "serve a built-in provider over the Pulumi provider protocol",
@@ -42,40 +65,145 @@ func pluginList(c *cli.Context) error {
 		return err
 	}
 	var project []workspace.PluginRef
+	var packages map[string]workspace.PackageSpec
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
-		project = p.Plugins.Providers
+		project, packages = p.Plugins.Providers, p.Packages
 	}
 	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
+	type entry struct {
+		Package  string `json:"package"`
+		Kind     string `json:"kind"`
+		Version  string `json:"version,omitempty"`
+		Source   string `json:"source"`
+		Size     int64  `json:"size,omitempty"`
+		Path     string `json:"path,omitempty"`
+		Isolated bool   `json:"isolated,omitempty"`
+		Active   bool   `json:"active"`
+	}
+	var out []entry
 	list := r.List()
+	for _, name := range slices.Sorted(maps.Keys(packages)) {
+		// A package served by a parameterized provider: the plugin that
+		// serves it is the one its source resolves to.
+		spec := packages[name]
+		e := entry{Package: name, Kind: string(locate.Resource), Version: spec.Version, Active: true,
+			Source: fmt.Sprintf("%s parameterized with %q", spec.Source, spec.Parameters)}
+		for _, b := range list {
+			if b.Pkg == spec.Source && b.Active {
+				e.Path = b.Path
+			}
+		}
+		out = append(out, e)
+	}
+	for _, e := range list {
+		var size int64
+		if e.Path != "" {
+			size = locate.Size(locate.Candidate{Version: e.Version, Path: e.Path})
+		}
+		out = append(out, entry{e.Pkg, string(locate.Resource), e.Version, string(e.Source), size, e.Path, e.Isolated, e.Active})
+	}
+	for _, c := range locate.DefaultDirs().All(locate.Language) {
+		out = append(out, entry{c.Name, string(c.Kind), c.Version, string(host.SourcePlugin), locate.Size(c), c.Path, false, false})
+	}
 	if c.Bool("json") {
-		type entry struct {
-			Package  string `json:"package"`
-			Version  string `json:"version,omitempty"`
-			Source   string `json:"source"`
-			Path     string `json:"path,omitempty"`
-			Isolated bool   `json:"isolated,omitempty"`
-			Active   bool   `json:"active"`
-		}
-		out := make([]entry, 0, len(list))
-		for _, e := range list {
-			out = append(out, entry{e.Pkg, e.Version, string(e.Source), e.Path, e.Isolated, e.Active})
-		}
 		return writeJSON(s.stdout, out)
 	}
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "PACKAGE\tVERSION\tSOURCE\tPATH")
-	for _, e := range list {
-		mark, src := " ", string(e.Source)
+	fmt.Fprintln(w, "  NAME\tKIND\tVERSION\tSOURCE\tSIZE\tPATH")
+	for _, e := range out {
+		mark, src, size := " ", e.Source, "-"
 		if e.Active {
 			mark = "*"
 		}
 		if e.Isolated {
 			src += " (process)"
 		}
-		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\n", mark, e.Pkg, orDash(e.Version), src, e.Path)
+		if e.Size > 0 {
+			size = fmt.Sprintf("%.1f MB", float64(e.Size)/1e6)
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\t%s\n", mark, e.Package, e.Kind, orDash(e.Version), src, size, e.Path)
 	}
 	return w.Flush()
+}
+
+// pluginArgs reads [KIND] NAME [VERSION]; KIND defaults to resource.
+func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, error) {
+	args := c.Args().Slice()
+	kind := locate.Resource
+	if len(args) > 0 && (args[0] == string(locate.Resource) || args[0] == string(locate.Language)) {
+		kind, args = locate.Kind(args[0]), args[1:]
+	}
+	usage := fmt.Sprintf("usage: cairn plugin %s %s", c.Command.Name, c.Command.ArgsUsage)
+	switch {
+	case len(args) == 0 || len(args) > 2:
+		return "", "", "", &exitError{code: 2, msg: usage}
+	case len(args) == 1 && needVersion:
+		return "", "", "", &exitError{code: 2, msg: fmt.Sprintf("which version of %s? %s, e.g. cairn plugin install %s %s 1.0.0", args[0], usage, kind, args[0])}
+	case len(args) == 1:
+		return kind, args[0], "", nil
+	}
+	return kind, args[0], strings.TrimPrefix(args[1], "v"), nil
+}
+
+// pluginRequest is what plugin install and rm work on: the plugin named by
+// the arguments and the installer of $CAIRN_HOME/plugins.
+type pluginRequest struct {
+	s             *session
+	kind          locate.Kind
+	name, version string
+	in            *install.Installer
+}
+
+func newPluginRequest(c *cli.Context, needVersion bool) (*pluginRequest, error) {
+	s, err := newSession(c, false)
+	if err != nil {
+		return nil, err
+	}
+	r := &pluginRequest{s: s}
+	if r.kind, r.name, r.version, err = pluginArgs(c, needVersion); err != nil {
+		return nil, err
+	}
+	r.in, err = s.installer()
+	return r, err
+}
+
+func pluginInstall(c *cli.Context) error {
+	r, err := newPluginRequest(c, true)
+	if err != nil {
+		return err
+	}
+	spec := install.Spec{Kind: r.kind, Name: r.name, Version: r.version, Server: c.String("server"), Checksum: c.String("checksum")}
+	var dir string
+	if f := c.String("file"); f != "" {
+		dir, err = r.in.InstallFile(spec, f)
+	} else {
+		dir, err = r.in.Install(c.Context, spec)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.s.stdout, "installed %s in %s\n", spec, dir)
+	return nil
+}
+
+func pluginRemove(c *cli.Context) error {
+	r, err := newPluginRequest(c, false)
+	if err != nil {
+		return err
+	}
+	removed, err := r.in.Remove(r.kind, r.name, r.version)
+	for _, dir := range removed {
+		fmt.Fprintf(r.s.stdout, "removed %s\n", dir)
+	}
+	if err == nil && len(removed) == 0 {
+		what := r.name
+		if r.version != "" {
+			what += " v" + r.version
+		}
+		err = fmt.Errorf("no %s plugin %s is installed in %s; cairn plugin ls lists them", r.kind, what, r.in.Dir)
+	}
+	return err
 }
 
 func pluginServe(c *cli.Context) error {

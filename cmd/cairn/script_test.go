@@ -1,20 +1,34 @@
 package main
 
 import (
+	"archive/tar"
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/install"
+	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/plugins/plugintest"
+	"github.com/cairn-iac/cairn/plugins/serve"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the CLI scenarios")
@@ -23,6 +37,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cairn":                  main,
 		"pulumi-resource-random": main,
+		"kvplugin":               kvPlugin,
+		"pulumi-resource-big":    bigPlugin,
 	})
 }
 
@@ -35,12 +51,14 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"replace":   replaceCmd,
-			"cpexample": cpExampleCmd,
-			"grepall":   grepAllCmd,
-			"waitfile":  waitFileCmd,
-			"repeat":    repeatCmd,
-			"cirecipe":  ciRecipeCmd,
+			"replace":      replaceCmd,
+			"cpexample":    cpExampleCmd,
+			"grepall":      grepAllCmd,
+			"waitfile":     waitFileCmd,
+			"repeat":       repeatCmd,
+			"cirecipe":     ciRecipeCmd,
+			"tarplugin":    tarPluginCmd,
+			"serveplugins": servePluginsCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -221,5 +239,85 @@ func grepAllCmd(ts *testscript.TestScript, neg bool, args []string) {
 		case !neg && len(found[w]) == 0:
 			ts.Fatalf("%q found nowhere", w)
 		}
+	}
+}
+
+// tarPluginCmd writes a plugin release tarball of one binary into a folder,
+// named as Pulumi's releases are for this OS and architecture:
+// "tarplugin DIR KIND NAME VERSION BINARY".
+func tarPluginCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 5 {
+		ts.Fatalf("usage: tarplugin DIR KIND NAME VERSION BINARY")
+	}
+	spec := install.Spec{Kind: locate.Kind(args[1]), Name: args[2], Version: args[3]}
+	bin, err := os.ReadFile(ts.MkAbs(args[4]))
+	ts.Check(err)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	ts.Check(tw.WriteHeader(&tar.Header{Name: spec.Kind.Binary(spec.Name), Mode: 0o755, Size: int64(len(bin)), Typeflag: tar.TypeReg}))
+	_, err = tw.Write(bin)
+	ts.Check(err)
+	ts.Check(tw.Close())
+	ts.Check(gz.Close())
+	ts.Check(os.MkdirAll(ts.MkAbs(args[0]), 0o755))
+	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), spec.Asset()), buf.Bytes(), 0o644))
+}
+
+// servePluginsCmd serves the files of a folder over HTTP on loopback until
+// the scenario ends, setting $PLUGIN_SERVER to its URL; under /cut/ each
+// file is cut off halfway through, the connection dropped:
+// "serveplugins DIR".
+func servePluginsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: serveplugins DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, cut := strings.CutPrefix(r.URL.Path, "/cut/")
+		if !cut {
+			files.ServeHTTP(w, r)
+			return
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		_, _ = w.Write(data[:len(data)/2])
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv("PLUGIN_SERVER", srv.URL)
+}
+
+// kvPlugin serves the KV test provider (plugins/plugintest) as a plugin of
+// package NAME at VERSION: "kvplugin NAME VERSION [typed]". Typed, its
+// schema declares NAME:index:Item (it is a KV parameterized into NAME), so
+// that programs using it are type checked. Scenarios wrap it in a
+// pulumi-resource-NAME shim.
+func kvPlugin() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: kvplugin NAME VERSION [typed]")
+		os.Exit(2)
+	}
+	name, version := os.Args[1], os.Args[2]
+	f := plugintest.Factory(name, version, false)
+	if len(os.Args) > 3 && os.Args[3] == "typed" {
+		kv := plugintest.Factory("kv", version, false)
+		f.New = func(ctx context.Context) (provider.Provider, error) {
+			p, err := kv.New(ctx)
+			if err == nil {
+				_, err = p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{name}})
+			}
+			return p, err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve.Main(ctx, f, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 }

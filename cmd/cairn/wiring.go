@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/command"
 	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/random"
@@ -88,13 +91,47 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
 	}
 	var project []workspace.PluginRef
+	var packages map[string]workspace.PackageSpec
 	if s.project != nil {
-		project = s.project.Plugins.Providers
+		project, packages = s.project.Plugins.Providers, s.project.Packages
 	}
-	return host.NewResolver(host.ResolverOptions{
-		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
+	opts := host.ResolverOptions{
+		Options: o, Project: project, Packages: packages, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
-	}), nil
+		SchemaCache: filepath.Join(s.home, "schemas"),
+	}
+	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
+		if opts.Install, err = s.installer(); err != nil {
+			return nil, err
+		}
+	}
+	return host.NewResolver(opts), nil
+}
+
+// installer installs plugins into $CAIRN_HOME/plugins, with the URL
+// overrides of CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES (or Pulumi's
+// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES) and a progress bar on a terminal.
+func (s *session) installer() (*install.Installer, error) {
+	in := &install.Installer{Dir: filepath.Join(s.home, "plugins")}
+	for _, name := range []string{"CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES", "PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES"} {
+		if v := os.Getenv(name); v != "" {
+			o, err := install.ParseOverrides(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			in.Overrides = append(in.Overrides, o...)
+		}
+	}
+	if isTerminal(s.stderr) {
+		in.Progress = s.stderr
+	}
+	return in, nil
+}
+
+// envBool reports whether the variable name is set to a true value.
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
 }
 
 // pluginStartTimeout is how long a plugin may take to print its port:
@@ -156,7 +193,7 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 // in-process, any other runtime through its Pulumi language host. YAML and
 // HCL programs are checked first, so that their errors show before anything
 // runs.
-func (s *session) program(ctx context.Context, h provider.Host, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
+func (s *session) program(ctx context.Context, h *host.Resolver, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
 	schemas := eval.ProviderSchemas(h)
 	p := s.project
 	var prog *eval.Program
@@ -165,7 +202,7 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	case "yaml":
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
-		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name})
+		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, DeclarePackage: h.AddPackage})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {
@@ -177,6 +214,10 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}, nil
 	}
 	if !diags.HasErrors() {
+		var err error
+		if prog.Packages, err = packages(ctx, h); err != nil {
+			return nil, err
+		}
 		// The check's warnings come again from the run, through Warn.
 		if checked := prog.Check(ctx, p.Name, config); checked.HasErrors() {
 			diags = append(diags, checked...)
@@ -191,6 +232,21 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	}
 	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(w, d)) }
 	return prog, nil
+}
+
+// packages returns how the packages served by parameterized providers (the
+// project's `packages:` and those the program declares) are served, for
+// the engine to parameterize their providers.
+func packages(ctx context.Context, h *host.Resolver) (map[string]eval.Package, error) {
+	out := map[string]eval.Package{}
+	for _, name := range h.Packages() {
+		version, param, err := h.Parameterization(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = eval.Package{PluginVersion: version, Parameterization: param}
+	}
+	return out, nil
 }
 
 // warningEvent renders a program warning, with its source snippet, as an

@@ -21,19 +21,20 @@ type fakeProvider struct {
 	pkg     string
 	version string
 
-	CheckConfigF func(provider.CheckRequest) (provider.CheckResponse, error)
-	DiffConfigF  func(provider.DiffRequest) (provider.DiffResponse, error)
-	ConfigureF   func(provider.ConfigureRequest) error
-	CheckF       func(provider.CheckRequest) (provider.CheckResponse, error)
-	DiffF        func(provider.DiffRequest) (provider.DiffResponse, error)
-	CreateF      func(provider.CreateRequest) (provider.CreateResponse, error)
-	ReadF        func(provider.ReadRequest) (provider.ReadResponse, error)
-	UpdateF      func(provider.UpdateRequest) (provider.UpdateResponse, error)
-	DeleteF      func(provider.DeleteRequest) error
-	InvokeF      func(provider.InvokeRequest) (provider.InvokeResponse, error)
-	CallF        func(provider.CallRequest) (provider.CallResponse, error)
-	ConstructF   func(context.Context, provider.ConstructRequest) (provider.ConstructResponse, error)
-	CancelF      func()
+	CheckConfigF  func(provider.CheckRequest) (provider.CheckResponse, error)
+	DiffConfigF   func(provider.DiffRequest) (provider.DiffResponse, error)
+	ConfigureF    func(provider.ConfigureRequest) error
+	CheckF        func(provider.CheckRequest) (provider.CheckResponse, error)
+	DiffF         func(provider.DiffRequest) (provider.DiffResponse, error)
+	CreateF       func(provider.CreateRequest) (provider.CreateResponse, error)
+	ReadF         func(provider.ReadRequest) (provider.ReadResponse, error)
+	UpdateF       func(provider.UpdateRequest) (provider.UpdateResponse, error)
+	DeleteF       func(provider.DeleteRequest) error
+	InvokeF       func(provider.InvokeRequest) (provider.InvokeResponse, error)
+	CallF         func(provider.CallRequest) (provider.CallResponse, error)
+	ConstructF    func(context.Context, provider.ConstructRequest) (provider.ConstructResponse, error)
+	CancelF       func()
+	ParameterizeF func(provider.ParameterizeRequest) (provider.ParameterizeResponse, error)
 
 	log *callLog
 	ids *int64Counter
@@ -87,6 +88,13 @@ func (c *int64Counter) next() int64 {
 }
 
 func (p *fakeProvider) Pkg() string { return p.pkg }
+
+func (p *fakeProvider) Parameterize(_ context.Context, req provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
+	if p.ParameterizeF == nil {
+		return provider.ParameterizeResponse{}, provider.ErrNotImplemented
+	}
+	return p.ParameterizeF(req)
+}
 
 func (p *fakeProvider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
 	return provider.PluginInfo{Version: p.version}, nil

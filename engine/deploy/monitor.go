@@ -58,6 +58,9 @@ type RegisterRequest struct {
 	Providers         map[string]string // package → provider reference, for children
 	Version           string
 	PluginDownloadURL string // a different URL makes a different default provider
+	// Parameterization, for a package served by a parameterized provider,
+	// says which plugin serves it and how to parameterize it.
+	Parameterization *Parameterization
 	// EnvVarMappings renames environment variables for a provider
 	// resource's plugin (new name → the variable it is read from).
 	EnvVarMappings map[string]string
@@ -76,6 +79,17 @@ type RegisterRequest struct {
 	ReplaceWith             []resource.URN
 	ReplacementTrigger      resource.Value
 	SourcePosition          string
+}
+
+// Parameterization says that a package is served by a parameterized
+// provider plugin (Pulumi's parameterized providers): the plugin Plugin, at
+// the request's version, parameterized with Value, serves package Name at
+// Version.
+type Parameterization struct {
+	Plugin  string
+	Name    string
+	Version string
+	Value   []byte
 }
 
 // RegisterResponse is the registered resource as the program sees it.
@@ -116,6 +130,7 @@ type InvokeRequest struct {
 	Provider          string
 	Version           string
 	PluginDownloadURL string
+	Parameterization  *Parameterization
 }
 
 // InvokeResponse is a function's result.

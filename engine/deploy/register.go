@@ -176,7 +176,7 @@ func (d *deployment) newGoal(ctx context.Context, req *RegisterRequest) (*goal, 
 	rec := &record{done: make(chan struct{}), providers: providers}
 	switch {
 	case resource.IsProviderType(req.Type):
-		s.Inputs = withInternals(s.Inputs, req.PluginDownloadURL, req.EnvVarMappings)
+		s.Inputs = withInternals(s.Inputs, req.PluginDownloadURL, req.EnvVarMappings, req.Parameterization)
 	case len(req.EnvVarMappings) > 0:
 		return nil, fmt.Errorf("resource %s: envVarMappings is only valid on provider resources", urn)
 	case req.Custom:
@@ -232,7 +232,7 @@ func (d *deployment) providerRef(ctx context.Context, req *RegisterRequest, prov
 	if ref, ok := providers[pkg]; ok {
 		return ref, nil
 	}
-	return d.defaultProvider(ctx, pkg, req.Version, req.PluginDownloadURL)
+	return d.defaultProvider(ctx, pkg, req.Version, req.PluginDownloadURL, req.Parameterization)
 }
 
 // aliasURNs resolves the request's aliases, plus those inherited from the
@@ -294,10 +294,13 @@ func dedupURNs(us []resource.URN) []resource.URN {
 }
 
 // defaultProvider returns the reference of the default provider of a package
-// at a version and download URL, registering it on first use: each
-// combination has its own.
-func (d *deployment) defaultProvider(ctx context.Context, pkg, version, url string) (string, error) {
+// at a version and download URL, and parameterization if any, registering it
+// on first use: each combination has its own.
+func (d *deployment) defaultProvider(ctx context.Context, pkg, version, url string, param *Parameterization) (string, error) {
 	key := pkg + "@" + version + "@" + url
+	if param != nil {
+		key += "@" + param.Plugin + "@" + param.Version + "@" + string(param.Value)
+	}
 	d.mu.Lock()
 	dp := d.defaults[key]
 	first := dp == nil
@@ -307,7 +310,7 @@ func (d *deployment) defaultProvider(ctx context.Context, pkg, version, url stri
 	}
 	d.mu.Unlock()
 	if first {
-		dp.ref, dp.err = d.registerDefaultProvider(ctx, pkg, version, url)
+		dp.ref, dp.err = d.registerDefaultProvider(ctx, pkg, version, url, param)
 		close(dp.done)
 	} else {
 		select {
@@ -319,7 +322,7 @@ func (d *deployment) defaultProvider(ctx context.Context, pkg, version, url stri
 	return dp.ref, dp.err
 }
 
-func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version, url string) (string, error) {
+func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version, url string, param *Parameterization) (string, error) {
 	if d.defaultProvidersDisabled(pkg) {
 		return "", fmt.Errorf("default providers for package %q are disabled by the config pulumi:disable-default-providers; give the resource an explicit provider", pkg)
 	}
@@ -333,9 +336,13 @@ func (d *deployment) registerDefaultProvider(ctx context.Context, pkg, version, 
 	if version != "" {
 		inputs[versionKey] = resource.String(version)
 	}
+	name := defaultProviderName(version, url)
+	if param != nil {
+		name = defaultProviderName(param.Version, url)
+	}
 	resp, err := d.RegisterResource(ctx, RegisterRequest{
-		Type: resource.ProviderType(pkg), Name: defaultProviderName(version, url), Custom: true, Properties: inputs,
-		PluginDownloadURL: url,
+		Type: resource.ProviderType(pkg), Name: name, Custom: true, Properties: inputs,
+		PluginDownloadURL: url, Parameterization: param,
 	})
 	if err != nil {
 		return "", fmt.Errorf("default provider for %q: %w", pkg, err)
@@ -405,10 +412,10 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 
 // resolveProvider finds the provider for an invoke or read: the explicit
 // reference, or the default provider of the token's package.
-func (d *deployment) resolveProvider(ctx context.Context, ref, token, version, url string) (string, provider.Provider, error) {
+func (d *deployment) resolveProvider(ctx context.Context, ref, token, version, url string, param *Parameterization) (string, provider.Provider, error) {
 	if ref == "" {
 		var err error
-		if ref, err = d.defaultProvider(ctx, resource.TypePackage(token), version, url); err != nil {
+		if ref, err = d.defaultProvider(ctx, resource.TypePackage(token), version, url, param); err != nil {
 			return "", nil, err
 		}
 	}
@@ -418,7 +425,7 @@ func (d *deployment) resolveProvider(ctx context.Context, ref, token, version, u
 
 // Invoke implements Monitor.
 func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResponse, error) {
-	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, req.PluginDownloadURL)
+	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, req.PluginDownloadURL, req.Parameterization)
 	if err != nil {
 		return nil, fmt.Errorf("invoke %s: %w", req.Token, err)
 	}
@@ -441,7 +448,7 @@ func (d *deployment) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResp
 
 // Call implements Monitor.
 func (d *deployment) Call(ctx context.Context, req CallRequest) (*CallResponse, error) {
-	_, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, "")
+	_, p, err := d.resolveProvider(ctx, req.Provider, req.Token, req.Version, "", nil)
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", req.Token, err)
 	}
@@ -474,7 +481,7 @@ func (d *deployment) ReadResource(ctx context.Context, req ReadResourceRequest) 
 		return nil, err
 	}
 	urn := d.urnFor(req.Parent, req.Type, req.Name)
-	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Type, req.Version, "")
+	ref, p, err := d.resolveProvider(ctx, req.Provider, req.Type, req.Version, "", nil)
 	if err != nil {
 		return nil, d.fail(urn, OpRead, err)
 	}

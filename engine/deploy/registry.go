@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"sync"
@@ -86,19 +87,33 @@ func splitInputs(m resource.Map) (resource.Map, string) {
 func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
 	_, version := splitInputs(inputs)
 	pkg := resource.ProviderTypePackage(typ)
+	param, pluginVersion, err := parameterization(pkg, inputs)
+	if err != nil {
+		return nil, err
+	}
+	if param != nil {
+		pkg, version = param.Plugin, pluginVersion
+	}
 	var p provider.Provider
-	var err error
 	if mappings := envVarMappings(inputs); len(mappings) > 0 {
 		eh, ok := r.host.(provider.EnvHost)
 		if !ok {
 			return nil, fmt.Errorf("envVarMappings of a %s provider: this deployment's providers cannot be started with renamed environment variables", pkg)
 		}
 		p, err = eh.LoadWithEnv(ctx, pkg, version, mappings)
+	} else if dh, ok := r.host.(provider.DownloadHost); ok {
+		p, err = dh.LoadFrom(ctx, pkg, version, internalString(inputs, "pluginDownloadURL"))
 	} else {
 		p, err = r.host.Load(ctx, pkg, version)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if param != nil {
+		if err := parameterize(ctx, p, param); err != nil {
+			_ = p.Close()
+			return nil, err
+		}
 	}
 	inst := &instance{prov: p, version: version}
 	r.mu.Lock()
@@ -125,6 +140,49 @@ func envVarMappings(inputs resource.Map) map[string]string {
 		}
 	}
 	return mappings
+}
+
+// parameterization reads the parameterization kept in the inputs of a
+// provider resource of package pkg, if any, and the plugin version.
+func parameterization(pkg string, inputs resource.Map) (*Parameterization, string, error) {
+	internal := inputs[internalKey]
+	if !internal.IsObject() || !internal.ObjectValue()["parameterization"].IsString() {
+		return nil, "", nil
+	}
+	value, err := base64.StdEncoding.DecodeString(internal.ObjectValue()["parameterization"].StringValue())
+	if err != nil {
+		return nil, "", fmt.Errorf("the parameterization of package %q: its value is not base64: %w", pkg, err)
+	}
+	plugin := internalString(inputs, "name")
+	if plugin == "" {
+		plugin = pkg
+	}
+	_, version := splitInputs(inputs)
+	return &Parameterization{Plugin: plugin, Name: pkg, Version: version, Value: value}, internalString(inputs, versionKey), nil
+}
+
+// parameterize parameterizes p with the value form of param and checks that
+// it then serves the package param names.
+func parameterize(ctx context.Context, p provider.Provider, param *Parameterization) error {
+	resp, err := p.Parameterize(ctx, provider.ParameterizeRequest{Name: param.Name, Version: param.Version, Value: param.Value})
+	if err != nil {
+		return fmt.Errorf("parameterizing the %s provider for package %s %s: %w", param.Plugin, param.Name, param.Version, err)
+	}
+	if resp.Name != param.Name {
+		return fmt.Errorf("parameterizing the %s provider for package %s: it serves package %q instead", param.Plugin, param.Name, resp.Name)
+	}
+	return nil
+}
+
+// internalString returns the string key of a provider resource's
+// "__internal" bag, or "".
+func internalString(inputs resource.Map, key string) string {
+	if internal := inputs[internalKey]; internal.IsObject() {
+		if v := internal.ObjectValue()[key]; v.IsString() {
+			return v.StringValue()
+		}
+	}
+	return ""
 }
 
 // check loads a fresh instance for a provider resource and checks its
@@ -342,9 +400,22 @@ func defaultProviderName(version, url string) string {
 }
 
 // withInternals adds to a provider resource's inputs the engine-internal
-// options Pulumi keeps under "__internal".
-func withInternals(inputs resource.Map, url string, envVars map[string]string) resource.Map {
+// options Pulumi keeps under "__internal": the download URL, renamed
+// environment variables and, for a parameterized package, the plugin that
+// serves it ("name"), the plugin's version ("version", the top-level
+// version being the package's) and the parameter value in base64
+// ("parameterization"), Pulumi's checkpoint shape.
+func withInternals(inputs resource.Map, url string, envVars map[string]string, param *Parameterization) resource.Map {
 	internal := resource.Map{}
+	out := inputs.Copy()
+	if param != nil {
+		internal["name"] = resource.String(param.Plugin)
+		if v, ok := inputs[versionKey]; ok {
+			internal[versionKey] = v
+		}
+		internal["parameterization"] = resource.String(base64.StdEncoding.EncodeToString(param.Value))
+		out[versionKey] = resource.String(param.Version)
+	}
 	if url != "" {
 		internal["pluginDownloadURL"] = resource.String(url)
 	}
@@ -358,7 +429,6 @@ func withInternals(inputs resource.Map, url string, envVars map[string]string) r
 	if len(internal) == 0 {
 		return inputs
 	}
-	out := inputs.Copy()
 	out[internalKey] = resource.Object(internal)
 	return out
 }

@@ -24,6 +24,20 @@ type EnvHost interface {
 	LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (Provider, error)
 }
 
+// DownloadHost is a Host that can install a provider it does not have from
+// the download URL a program or state names (Pulumi's pluginDownloadURL).
+type DownloadHost interface {
+	Host
+	LoadFrom(ctx context.Context, pkg, version, downloadURL string) (Provider, error)
+}
+
+// SchemaHost is a Host that can give a package's schema without the caller
+// loading its provider, e.g. from a cache; a provider it does not have it
+// installs from downloadURL when it can.
+type SchemaHost interface {
+	Schema(ctx context.Context, pkg, version, downloadURL string) ([]byte, error)
+}
+
 // Factory makes instances of one provider implementation.
 type Factory struct {
 	Pkg     string

@@ -26,7 +26,10 @@ type Project struct {
 	Description    string
 	Main           string // program folder relative to the project, if any
 	Plugins        Plugins
-	Options        ProjectOptions
+	// Packages are the packages served by parameterized providers, by
+	// package name (Pulumi.yaml `packages:`).
+	Packages map[string]PackageSpec
+	Options  ProjectOptions
 	// Path is the project file; Dir its folder.
 	Path string
 	Dir  string
@@ -53,12 +56,13 @@ type ProjectOptions struct {
 // projectFile is the YAML shape of the fields Cairn reads; the program of a
 // YAML project shares the file and is read by the YAML front end.
 type projectFile struct {
-	Name        string         `yaml:"name"`
-	Runtime     yaml.Node      `yaml:"runtime"`
-	Description string         `yaml:"description"`
-	Main        string         `yaml:"main"`
-	Plugins     Plugins        `yaml:"plugins"`
-	Options     ProjectOptions `yaml:"options"`
+	Name        string                 `yaml:"name"`
+	Runtime     yaml.Node              `yaml:"runtime"`
+	Description string                 `yaml:"description"`
+	Main        string                 `yaml:"main"`
+	Plugins     Plugins                `yaml:"plugins"`
+	Packages    map[string]PackageSpec `yaml:"packages"`
+	Options     ProjectOptions         `yaml:"options"`
 }
 
 // ProjectFileNames are the names a project file may have.
@@ -107,8 +111,8 @@ func ReadProject(path string) (*Project, error) {
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, LocateYAMLError(path, data, err)
 	}
-	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Options: f.Options,
-		Path: path, Dir: filepath.Dir(path)}
+	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Packages: f.Packages,
+		Options: f.Options, Path: path, Dir: filepath.Dir(path)}
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
 		p.Runtime = f.Runtime.Value

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 )
 
@@ -22,6 +23,10 @@ type Options struct {
 	Schemas eval.SchemaSource
 	// Project is the project's name, as Pulumi.yaml gives it.
 	Project string
+	// DeclarePackage, when set, is told of each package served by a
+	// parameterized provider that required_providers declares, as soon as
+	// it is read, so that its schema can be found.
+	DeclarePackage func(name string, spec workspace.PackageSpec)
 }
 
 // dialect is how HCL names the parts of a resource, for hints.

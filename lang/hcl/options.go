@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 )
 
@@ -246,7 +247,9 @@ var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: 
 
 // requirements reads the pulumi block of a file: required_providers gives
 // each package's version (and plugin download URL), as
-// random = "4.16.0" or random = { version = "4.16.0", plugin_download_url = "…" }.
+// random = "4.16.0" or random = { version = "4.16.0", plugin_download_url = "…" };
+// with parameters, the package is served by the provider named by source,
+// parameterized: bucket = { source = "kv", version = "2.0.0", parameters = ["bucket"] }.
 func (m *module) requirements(b *hcl.Block) {
 	content, diags := b.Body.Content(requirementsSchema)
 	m.report(diags)
@@ -258,6 +261,7 @@ func (m *module) requirements(b *hcl.Block) {
 			v, diags := a.Expr.Value(nil)
 			m.report(diags)
 			o := &eval.ResourceOptions{}
+			var spec workspace.PackageSpec
 			switch {
 			case diags.HasErrors():
 				continue
@@ -270,17 +274,72 @@ func (m *module) requirements(b *hcl.Block) {
 						o.Version = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
 					case k == "plugin_download_url":
 						o.PluginDownloadURL = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
+					case k == "parameters":
+						spec.Parameters = m.strings(a, el)
 					case k != "source":
-						m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement has a version and a plugin_download_url, not %s.", k)
+						m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement has a source, a version, a plugin_download_url and parameters, not %s.", k)
 					}
+				}
+				if spec.Parameters != nil {
+					if !m.parameterized(a, v, &spec) {
+						continue
+					}
+					o = &eval.ResourceOptions{} // the plugin's version is the package's
 				}
 			default:
 				m.errorf(a.Expr.Range(), "Invalid provider requirement", "Give %s a version string, or an object with version and plugin_download_url.", a.Name)
 				continue
 			}
 			m.l.versions[a.Name] = o
+			m.l.pkgs.versions[a.Name] = literal(o.Version)
+			m.l.pkgs.urls[a.Name] = literal(o.PluginDownloadURL)
 		}
 	}
+}
+
+// parameterized completes the spec of a requirement with parameters: its
+// source names the provider plugin serving the package, at its version.
+func (m *module) parameterized(a *hcl.Attribute, v cty.Value, spec *workspace.PackageSpec) bool {
+	attrs := v.AsValueMap()
+	src, ver := attrs["source"], attrs["version"]
+	if src == cty.NilVal || src.Type() != cty.String || src.IsNull() || src.AsString() == "" {
+		m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement with parameters is a parameterized package: name the provider plugin serving it with source = \"<plugin>\".")
+		return false
+	}
+	spec.Source = src.AsString()
+	if ver != cty.NilVal && ver.Type() == cty.String && !ver.IsNull() {
+		spec.Version = ver.AsString()
+	}
+	if m.l.opts.DeclarePackage != nil {
+		m.l.opts.DeclarePackage(a.Name, *spec)
+	}
+	return true
+}
+
+// strings reads a list of strings of a requirement.
+func (m *module) strings(a *hcl.Attribute, v cty.Value) []string {
+	out := []string{}
+	if !v.CanIterateElements() {
+		m.errorf(a.Expr.Range(), "Invalid provider requirement", "parameters is a list of strings.")
+		return out
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		_, el := it.Element()
+		if el.Type() != cty.String || el.IsNull() {
+			m.errorf(a.Expr.Range(), "Invalid provider requirement", "parameters is a list of strings.")
+			continue
+		}
+		out = append(out, el.AsString())
+	}
+	return out
+}
+
+// literal returns the string of a requirement's literal, or "".
+func literal(e hcl.Expression) string {
+	if v, ok := e.(*hclsyntax.LiteralValueExpr); ok && v.Val.Type() == cty.String && !v.Val.IsNull() {
+		return v.Val.AsString()
+	}
+	return ""
 }
 
 // defaultVersion gives a resource of pkg the version (and plugin download

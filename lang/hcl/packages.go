@@ -16,7 +16,9 @@ import (
 // through them.
 type packages struct {
 	src      eval.SchemaSource
-	declared map[string]bool // packages named by required_providers and provider blocks
+	declared map[string]bool   // packages named by required_providers and provider blocks
+	versions map[string]string // the versions required_providers asks for
+	urls     map[string]string // the plugin download URLs it names
 	loaded   map[string]*pkg
 }
 
@@ -31,7 +33,7 @@ type pkg struct {
 }
 
 func newPackages(src eval.SchemaSource) *packages {
-	return &packages{src: src, declared: map[string]bool{}, loaded: map[string]*pkg{}}
+	return &packages{src: src, declared: map[string]bool{}, versions: map[string]string{}, urls: map[string]string{}, loaded: map[string]*pkg{}}
 }
 
 // get returns a package, loading its schema the first time.
@@ -44,7 +46,7 @@ func (ps *packages) get(name string) *pkg {
 	if ps.src == nil {
 		return p
 	}
-	p.schema, p.err = ps.src.Schema(context.Background(), name, "")
+	p.schema, p.err = eval.SchemaFrom(context.Background(), ps.src, name, ps.versions[name], ps.urls[name])
 	if p.schema == nil {
 		return p
 	}

@@ -14,14 +14,21 @@
 // A Resolver is the provider.Host the CLI gives the engine. It decides which
 // implementation serves a package, in this order:
 //
-//  1. the project's `plugins: providers:` entries (name, path, version);
-//  2. a built-in provider (a provider.Factory) whose version satisfies the
+//  1. the project's `packages:` (and HCL required_providers with
+//     parameters): the named provider plugin, parameterized with the
+//     entry's arguments;
+//  2. the project's `plugins: providers:` entries (name, path to the folder
+//     holding the binary or to the binary, version);
+//  3. a built-in provider (a provider.Factory) whose version satisfies the
 //     request, optionally isolated in a child process ("cairn plugin serve
 //     <pkg>", see package serve);
-//  3. a pulumi-resource-<pkg> binary found on disk (see package locate),
-//     the newest compatible version first.
+//  4. a pulumi-resource-<pkg> binary found on disk (see package locate):
+//     the version asked for, else the newest compatible one. With an
+//     installer (package install), a version asked for that is not on disk
+//     is downloaded first, as Pulumi's automatic plugin acquisition does.
 //
-// The Resolver also serves the Engine service that its plugins log to, and
+// The Resolver also serves the Engine service that its plugins log to,
+// keeps the schemas of plugins of known versions in a cache folder, and
 // Close shuts every plugin it started down.
 //
 //	r := host.NewResolver(host.ResolverOptions{Project: proj.Plugins.Providers, Builtins: builtins, Dirs: locate.DefaultDirs()})

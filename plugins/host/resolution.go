@@ -47,15 +47,11 @@ func (res Resolution) describe() string {
 // resolve picks the implementation for a request.
 func (r *Resolver) resolve(pkg, version string) (Resolution, bool) {
 	for _, e := range r.opts.Project {
-		if e.Name != pkg {
-			continue
+		if e.Name == pkg && e.Path != "" {
+			return Resolution{Pkg: pkg, Version: e.Version, Source: SourceProject, Path: locate.InFolder(e.Path, locate.Resource, pkg)}, true
 		}
-		if e.Path != "" {
-			return Resolution{Pkg: pkg, Version: e.Version, Source: SourceProject, Path: e.Path}, true
-		}
-		version = e.Version
-		break
 	}
+	version = r.pinned(pkg, version)
 	if f, ok := provider.Select(r.opts.Builtins, pkg, version); ok {
 		return Resolution{Pkg: pkg, Version: f.Version, Source: SourceBuiltin, Isolated: r.isolated(pkg), factory: f}, true
 	}
@@ -65,13 +61,24 @@ func (r *Resolver) resolve(pkg, version string) (Resolution, bool) {
 	return Resolution{}, false
 }
 
+// pinned returns the version the project's plugins entry for pkg pins, if
+// it has one without a path, else version.
+func (r *Resolver) pinned(pkg, version string) string {
+	for _, e := range r.opts.Project {
+		if e.Name == pkg && e.Path == "" && e.Version != "" {
+			return e.Version
+		}
+	}
+	return version
+}
+
 // List returns every implementation the resolver knows, by package, in the
 // order they are preferred, marking the one each package resolves to: what
 // `cairn plugin ls` shows.
 func (r *Resolver) List() []Resolution {
 	var out []Resolution
 	for _, e := range r.opts.Project {
-		out = append(out, Resolution{Pkg: e.Name, Version: e.Version, Source: SourceProject, Path: e.Path})
+		out = append(out, Resolution{Pkg: e.Name, Version: e.Version, Source: SourceProject, Path: locate.InFolder(e.Path, locate.Resource, e.Name)})
 	}
 	builtins := append(provider.Factories(nil), r.opts.Builtins...)
 	sort.SliceStable(builtins, func(i, j int) bool {

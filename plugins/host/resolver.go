@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/plugins/enginesvc"
+	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/locate"
 )
@@ -28,6 +29,9 @@ type ResolverOptions struct {
 	// entry with a path serves its package whatever version is asked for;
 	// one without a path pins the version found on disk.
 	Project []workspace.PluginRef
+	// Packages are the project file's `packages:`, served by parameterized
+	// providers.
+	Packages map[string]workspace.PackageSpec
 	// Builtins are the providers compiled into Cairn.
 	Builtins provider.Factories
 	// Dirs are where plugin binaries are looked for.
@@ -39,6 +43,12 @@ type ResolverOptions struct {
 	// pkg as a plugin; nil means the running binary with
 	// "plugin serve <pkg>".
 	ServeCommand func(pkg string) []string
+	// SchemaCache, when set, is the folder where the schemas of plugins of
+	// known versions are kept, e.g. $CAIRN_HOME/schemas.
+	SchemaCache string
+	// Install, when set, installs the plugins asked for at a version that
+	// none on disk has (Pulumi's automatic plugin acquisition).
+	Install *install.Installer
 	// Diag receives the messages plugins log to the engine service; nil
 	// drops them.
 	Diag func(deploy.DiagEvent)
@@ -63,7 +73,11 @@ type Resolver struct {
 	closed bool
 }
 
-var _ provider.EnvHost = (*Resolver)(nil)
+var (
+	_ provider.EnvHost      = (*Resolver)(nil)
+	_ provider.DownloadHost = (*Resolver)(nil)
+	_ provider.SchemaHost   = (*Resolver)(nil)
+)
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
@@ -72,7 +86,13 @@ func NewResolver(opts ResolverOptions) *Resolver {
 
 // Load implements provider.Host.
 func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Provider, error) {
-	return r.load(ctx, pkg, version, nil)
+	return r.load(ctx, pkg, version, "", nil)
+}
+
+// LoadFrom implements provider.DownloadHost: a plugin missing from disk is
+// installed from url ("" means Pulumi's release locations).
+func (r *Resolver) LoadFrom(ctx context.Context, pkg, version, url string) (provider.Provider, error) {
+	return r.load(ctx, pkg, version, url, nil)
 }
 
 // LoadWithEnv implements provider.EnvHost: the provider runs as a plugin
@@ -86,15 +106,22 @@ func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mapping
 		}
 	}
 	slices.Sort(env)
-	return r.load(ctx, pkg, version, env)
+	return r.load(ctx, pkg, version, "", env)
 }
 
-// load loads the provider of pkg at version; a non-nil env (added to the
-// plugin's environment) makes it a process of its own.
-func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) (provider.Provider, error) {
+// load loads the provider of pkg at version, installing it from url when
+// it is missing; a non-nil env (added to the plugin's environment) makes it
+// a process of its own.
+func (r *Resolver) load(ctx context.Context, pkg, version, url string, env []string) (provider.Provider, error) {
+	if spec, ok := r.packageSpec(pkg); ok {
+		return r.loadPackage(ctx, pkg, spec, env)
+	}
 	res, ok := r.resolve(pkg, version)
-	if !ok {
-		return nil, &provider.NotFoundError{Pkg: pkg, Version: version}
+	if !ok || r.installable(res, version) {
+		var err error
+		if res, err = r.acquire(ctx, pkg, version, url); err != nil {
+			return nil, err
+		}
 	}
 	if res.Source == SourceBuiltin && !res.Isolated && env == nil {
 		return res.factory.New(ctx)
@@ -130,6 +157,32 @@ func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) 
 	}
 	r.track(p, key)
 	return p, nil
+}
+
+// installable reports whether a plugin resolved for a version asked for is
+// another version while automatic installation is on: Pulumi then installs
+// the version asked for rather than use a newer one. Without automatic
+// installation the newest compatible version serves, as the seeds say.
+func (r *Resolver) installable(res Resolution, version string) bool {
+	v := strings.TrimPrefix(r.pinned(res.Pkg, version), "v")
+	return r.opts.Install != nil && res.Source == SourcePlugin && res.Version != "" && v != "" && res.Version != v
+}
+
+// acquire installs the plugin of pkg at the version asked for (or pinned by
+// the project) and resolves to it.
+func (r *Resolver) acquire(ctx context.Context, pkg, version, url string) (Resolution, error) {
+	version = r.pinned(pkg, version)
+	if r.opts.Install == nil || version == "" {
+		return Resolution{}, &provider.NotFoundError{Pkg: pkg, Version: version}
+	}
+	spec := install.Spec{Kind: locate.Resource, Name: pkg, Version: strings.TrimPrefix(version, "v"), Server: url}
+	if _, err := r.opts.Install.Ensure(ctx, r.opts.Dirs, spec); err != nil {
+		return Resolution{}, fmt.Errorf("the provider of package %q is not installed, and installing it failed: %w", pkg, err)
+	}
+	if res, ok := r.resolve(pkg, version); ok {
+		return res, nil
+	}
+	return Resolution{}, &provider.NotFoundError{Pkg: pkg, Version: version}
 }
 
 // takeIdle returns the idle plugin of key, if it is still running.

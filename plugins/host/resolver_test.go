@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +19,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/install"
+	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
@@ -148,8 +154,12 @@ func TestPluginMethods(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(inv.Failures, []provider.CheckFailure{{Property: "id", Reason: "must be a string"}}) {
 		t.Errorf("Invoke failures = %+v, %v", inv.Failures, err)
 	}
-	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"x"}}); !errors.Is(err, provider.ErrNotImplemented) {
-		t.Errorf("Parameterize = %v, want ErrNotImplemented", err)
+	if pr, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"x"}}); err != nil || pr.Name != "x" || pr.Version != "1.0.0" {
+		t.Errorf("Parameterize = %+v, %v; want package x 1.0.0", pr, err)
+	}
+	if schema, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil || !strings.Contains(string(schema), `"x:index:Item"`) ||
+		!strings.Contains(string(schema), `"parameter":"eA=="`) {
+		t.Errorf("GetSchema after Parameterize = %s, %v; want the new type and the parameter", schema, err)
 	}
 	if _, err := p.Call(ctx, provider.CallRequest{Token: "kv:index:Pair/m"}); !errors.Is(err, provider.ErrNotImplemented) {
 		t.Errorf("Call = %v, want ErrNotImplemented", err)
@@ -267,5 +277,45 @@ func TestResolverStartsAHungPluginOnce(t *testing.T) {
 	}
 	if n := strings.Count(string(raw), "launched"); n != 1 {
 		t.Errorf("the plugin was started %d times, want once", n)
+	}
+}
+
+// With automatic installation on, a version asked for that is not installed
+// is installed, as Pulumi does, even when a newer compatible one is; one
+// that is installed is used as it is.
+func TestExactVersionInstalled(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, path.Base(r.URL.Path))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	e := newEnv(t, host.ResolverOptions{})
+	plugintest.Link(t, filepath.Join(e.plugins, "resource-kv-v1.5.0"), "pulumi-resource-kv")
+	in := &install.Installer{Dir: filepath.Join(t.TempDir(), "cache")}
+	r := host.NewResolver(host.ResolverOptions{Dirs: locate.Dirs{Plugins: []string{e.plugins}}, Install: in})
+	defer r.Close()
+	ctx := context.Background()
+	p, err := r.LoadFrom(ctx, "kv", "1.0.0", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Close()
+	_, err = r.LoadFrom(ctx, "kv", "1.2.0", srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "pulumi-resource-kv-v1.2.0-") {
+		t.Errorf("LoadFrom 1.2.0 = %v, want an install of 1.2.0 tried", err)
+	}
+	if len(asked) != 1 || !strings.HasPrefix(asked[0], "pulumi-resource-kv-v1.2.0-") {
+		t.Errorf("downloads asked for: %q, want only 1.2.0's", asked)
+	}
+	without := host.NewResolver(host.ResolverOptions{Dirs: locate.Dirs{Plugins: []string{e.plugins}}})
+	defer without.Close()
+	if p, err := without.LoadFrom(ctx, "kv", "1.2.0", srv.URL); err != nil {
+		t.Errorf("without automatic installation, 1.5.0 should serve 1.2.0: %v", err)
+	} else {
+		_ = p.Close()
 	}
 }

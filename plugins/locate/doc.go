@@ -11,9 +11,11 @@
 //
 // A binary in a versioned folder has that version; one found directly in a
 // folder has none that Cairn can tell without running it. Best picks the
-// newest versioned binary compatible with the requested version and falls
-// back to an unversioned one, so a pinned cache wins over whatever happens
-// to be on PATH.
+// requested version when it is installed, else the newest versioned binary
+// compatible with it, and falls back to an unversioned one, so a pinned
+// cache wins over whatever happens to be on PATH. InFolder reads a
+// project's plugin path, the folder holding the binary in Pulumi's
+// definition.
 //
 //	dirs := locate.DefaultDirs()
 //	c, ok := locate.Best(dirs.Find(locate.Resource, "aws"), "6.0.0")

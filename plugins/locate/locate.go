@@ -153,10 +153,15 @@ func versionedFolder(dir, folder string, k Kind) (Candidate, bool) {
 	return Candidate{Kind: k, Name: name, Version: version, Path: path}, true
 }
 
-// Best returns the candidate to use for a request of version ("" means any):
-// the newest versioned candidate compatible with it, else the first
-// unversioned one.
+// Best returns the candidate to use for a request of version ("" means any),
+// as Pulumi chooses: the exact version when it is installed, else the newest
+// versioned candidate compatible with it, else the first unversioned one.
 func Best(cs []Candidate, version string) (Candidate, bool) {
+	for _, c := range cs {
+		if version != "" && c.Version == strings.TrimPrefix(version, "v") {
+			return c, true
+		}
+	}
 	var best Candidate
 	found := false
 	for _, c := range cs {
@@ -176,6 +181,35 @@ func Best(cs []Candidate, version string) (Candidate, bool) {
 		}
 	}
 	return Candidate{}, false
+}
+
+// InFolder returns the binary of the plugin of kind k named name given a
+// project's plugins entry path: Pulumi's definition is the folder holding
+// it; a path to the binary itself is accepted too.
+func InFolder(path string, k Kind, name string) string {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return filepath.Join(path, k.Binary(name))
+	}
+	return path
+}
+
+// Size returns the bytes a plugin binary takes on disk: its whole folder's
+// when it is installed in a versioned folder.
+func Size(c Candidate) int64 {
+	root := c.Path
+	if c.Version != "" && strings.HasSuffix(filepath.Base(filepath.Dir(c.Path)), "-v"+c.Version) {
+		root = filepath.Dir(c.Path)
+	}
+	var n int64
+	_ = filepath.WalkDir(root, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 func exists(path string) bool {

@@ -64,6 +64,8 @@ func TestFindAndBest(t *testing.T) {
 	}{
 		{"", "7.0.0"},
 		{"6.0.0", "6.10.0"},
+		{"6.2.0", "6.2.0"}, // installed exactly: not the newer 6.10.0
+		{"v5.1.0", "5.1.0"},
 		{"6.3.0", "6.10.0"},
 		{"5.0.0", "5.1.0"},
 		{"8.0.0", ""}, // no versioned match: the first unversioned binary
@@ -84,6 +86,18 @@ func TestFindAndBest(t *testing.T) {
 	}
 	if want := []string{"nodejs@3.0.0", "python@"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("All(Language) = %q, want %q", names, want)
+	}
+}
+
+func TestInFolder(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, "bin/pulumi-resource-aws")
+	bin := filepath.Join(dir, "bin")
+	if got, want := InFolder(bin, Resource, "aws"), filepath.Join(bin, "pulumi-resource-aws"); got != want {
+		t.Errorf("InFolder(folder) = %s, want %s", got, want)
+	}
+	if got, want := InFolder(filepath.Join(bin, "pulumi-resource-aws"), Resource, "aws"), filepath.Join(bin, "pulumi-resource-aws"); got != want {
+		t.Errorf("InFolder(binary) = %s, want %s", got, want)
 	}
 }
 

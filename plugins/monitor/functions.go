@@ -49,7 +49,7 @@ func (m *Monitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInvokeReque
 		return nil, err
 	}
 	resp, err := m.mon.Invoke(ctx, deploy.InvokeRequest{Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: version,
-		PluginDownloadURL: url})
+		PluginDownloadURL: url, Parameterization: m.parameterization(req.GetPackageRef())})
 	if err != nil {
 		return nil, failed(err)
 	}

@@ -215,7 +215,7 @@ func TestMonitorFeaturesAndPackages(t *testing.T) {
 	client, _ := serve(t, f, nil)
 	ctx := context.Background()
 	for id, want := range map[string]bool{"secrets": true, "resourceReferences": true, "outputValues": true,
-		"aliasSpecs": true, "deletedWith": true, "transforms": false, "resourceHooks": false, "parameterization": false} {
+		"aliasSpecs": true, "deletedWith": true, "transforms": false, "resourceHooks": false, "parameterization": true} {
 		resp, err := client.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: id})
 		if err != nil || resp.GetHasSupport() != want {
 			t.Errorf("SupportsFeature(%s) = %v, %v; want %v", id, resp.GetHasSupport(), err, want)
@@ -236,10 +236,23 @@ func TestMonitorFeaturesAndPackages(t *testing.T) {
 	if status.Code(err) != codes.InvalidArgument {
 		t.Errorf("an unknown package reference: %v, want INVALID_ARGUMENT", err)
 	}
+	param, err := client.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "tf", Version: "0.8.0",
+		Parameterization: &pulumirpc.Parameterization{Name: "aws", Version: "1.0.0", Value: []byte("hashicorp/aws")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "aws:index:Bucket", Name: "p", Custom: true,
+		PackageRef: param.GetRef()}); err != nil {
+		t.Fatal(err)
+	}
+	want := &deploy.Parameterization{Plugin: "tf", Name: "aws", Version: "1.0.0", Value: []byte("hashicorp/aws")}
+	if got := f.register[1]; got.Version != "0.8.0" || !reflect.DeepEqual(got.Parameterization, want) {
+		t.Errorf("through a parameterized package: version %q, %+v; want 0.8.0, %+v", got.Version, got.Parameterization, want)
+	}
 	_, err = client.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "tf",
-		Parameterization: &pulumirpc.Parameterization{Name: "aws", Version: "1.0.0"}})
-	if status.Code(err) != codes.Unimplemented || !strings.Contains(err.Error(), "parameterized") {
-		t.Errorf("a parameterized package: %v, want UNIMPLEMENTED", err)
+		Parameterization: &pulumirpc.Parameterization{Name: "aws", Version: "1.0.0"}, Extension: &pulumirpc.Parameterization{Name: "aws"}})
+	if status.Code(err) != codes.Unimplemented || !strings.Contains(err.Error(), "extends") {
+		t.Errorf("an extension package: %v, want UNIMPLEMENTED", err)
 	}
 	_, err = client.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "kv:index:Item", Name: "d",
 		Transforms: []*pulumirpc.Callback{{Token: "t"}}})

@@ -92,6 +92,7 @@ var features = map[string]bool{
 	"outputValues":       true,
 	"aliasSpecs":         true,
 	"deletedWith":        true,
+	"parameterization":   true,
 	"replaceWith":        true,
 	"replacementTrigger": true,
 }

@@ -37,10 +37,15 @@ const DirEnv = "CAIRN_KV_DIR"
 //
 // Configuration: "dir" (default $CAIRN_KV_DIR) and "acceptSecrets"
 // (default true), which Configure reports.
+//
+// Parameterized with the arguments [NAME] or the value NAME, a KV provider
+// serves package NAME instead, whose schema declares NAME:index:Item with
+// the inputs value and key (and outputs length and revision), and records the value in its parameterization.
 type KV struct {
 	pkg       string
 	version   string
 	handshake bool
+	base      string // the package served before parameterization, if parameterized
 
 	mu            sync.Mutex
 	dir           string
@@ -57,7 +62,11 @@ type item struct {
 }
 
 // Pkg implements provider.Provider.
-func (k *KV) Pkg() string { return k.pkg }
+func (k *KV) Pkg() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.pkg
+}
 
 // GetPluginInfo implements provider.Provider.
 func (k *KV) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
@@ -66,7 +75,20 @@ func (k *KV) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
 
 // GetSchema implements provider.Provider with a minimal schema.
 func (k *KV) GetSchema(context.Context, provider.GetSchemaRequest) ([]byte, error) {
-	return json.Marshal(map[string]any{"name": k.pkg, "version": k.version})
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	s := map[string]any{"name": k.pkg, "version": k.version}
+	if k.base != "" {
+		str, num := map[string]any{"type": "string"}, map[string]any{"type": "number"}
+		inputs := map[string]any{"value": str, "key": str}
+		outputs := map[string]any{"value": str, "key": str, "length": num, "revision": num}
+		s["resources"] = map[string]any{k.pkg + ":index:Item": map[string]any{"inputProperties": inputs, "properties": outputs}}
+		s["parameterization"] = map[string]any{
+			"baseProvider": map[string]any{"name": k.base, "version": k.version},
+			"parameter":    []byte(k.pkg), // base64 in JSON
+		}
+	}
+	return json.Marshal(s)
 }
 
 // Handshake implements serve.Handshaker when the provider was made to
@@ -233,8 +255,24 @@ func (k *KV) Call(context.Context, provider.CallRequest) (provider.CallResponse,
 }
 
 // Parameterize implements provider.Provider.
-func (k *KV) Parameterize(context.Context, provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
-	return provider.ParameterizeResponse{}, provider.ErrNotImplemented
+func (k *KV) Parameterize(_ context.Context, req provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
+	name := string(req.Value)
+	if req.Args != nil {
+		if len(req.Args) != 1 {
+			return provider.ParameterizeResponse{}, fmt.Errorf("the kv provider takes one parameter, the package name; got %q", req.Args)
+		}
+		name = req.Args[0]
+	}
+	if name == "" {
+		return provider.ParameterizeResponse{}, fmt.Errorf("the kv provider is parameterized with a package name, as an argument or as the value")
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.base != "" {
+		return provider.ParameterizeResponse{}, fmt.Errorf("the kv provider is parameterized already, for package %s", k.pkg)
+	}
+	k.base, k.pkg = k.pkg, name
+	return provider.ParameterizeResponse{Name: name, Version: k.version}, nil
 }
 
 // SignalCancellation implements provider.Provider.

@@ -71,8 +71,13 @@ func TestMainServesUntilCancelled(t *testing.T) {
 	if err != nil || len(check.GetFailures()) != 0 {
 		t.Errorf("Check = %v, %v", check, err)
 	}
-	if _, err := client.Parameterize(ctx, &pulumirpc.ParameterizeRequest{}); status.Code(err) != codes.Unimplemented {
-		t.Errorf("Parameterize: %v, want UNIMPLEMENTED", err)
+	if _, err := client.Parameterize(ctx, &pulumirpc.ParameterizeRequest{}); status.Code(err) != codes.Unknown || !strings.Contains(err.Error(), "package name") {
+		t.Errorf("Parameterize with nothing: %v, want the provider's error", err)
+	}
+	param, err := client.Parameterize(ctx, &pulumirpc.ParameterizeRequest{Parameters: &pulumirpc.ParameterizeRequest_Value{
+		Value: &pulumirpc.ParameterizeRequest_ParametersValue{Name: "bucket", Version: "1.0.0", Value: []byte("bucket")}}})
+	if err != nil || param.GetName() != "bucket" {
+		t.Errorf("Parameterize with a value = %v, %v; want package bucket", param, err)
 	}
 	if err := stop(); err != nil {
 		t.Errorf("Main: %v", err)

@@ -1,0 +1,74 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+)
+
+// Schema implements provider.SchemaHost: the schema of pkg at version as
+// its provider's GetSchema returns it. A plugin of a known version is asked
+// once: its schema is kept in the schema cache folder, named after the
+// plugin and its version, and read from there afterwards. Built-in
+// providers, plugins of unknown version and parameterized packages are
+// always asked.
+func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte, error) {
+	path := r.schemaPath(pkg, version)
+	if path != "" {
+		if data, err := os.ReadFile(path); err == nil {
+			return data, nil
+		}
+	}
+	p, err := r.LoadFrom(ctx, pkg, version, url)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	data, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+	if err != nil || path == "" {
+		return data, err
+	}
+	// A schema that cannot be cached is asked for again next time.
+	_ = writeAtomic(path, data)
+	return data, nil
+}
+
+// schemaPath returns the cache file of the schema of pkg at version, or ""
+// when it is not cached.
+func (r *Resolver) schemaPath(pkg, version string) string {
+	if r.opts.SchemaCache == "" {
+		return ""
+	}
+	if _, ok := r.packageSpec(pkg); ok {
+		return ""
+	}
+	res, ok := r.resolve(pkg, version)
+	if !ok || res.Source == SourceBuiltin || res.Version == "" {
+		return ""
+	}
+	return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-v%s.json", pkg, res.Version))
+}
+
+// writeAtomic writes data to path through a temporary file renamed into
+// place, so that a reader never sees part of it.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".schema-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	return err
+}
