@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the CLI scenarios")
@@ -23,6 +25,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cairn":                  main,
 		"pulumi-resource-random": main,
+		"pulumi-resource-bare":   plugintest.BareRole.Main,
 	})
 }
 

@@ -13,7 +13,6 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 
-	"github.com/cairn-iac/cairn/plugins/launch"
 )
 
 // LanguageHostRole is a minimal language host, pulumi-language-<name>, that
@@ -26,14 +25,7 @@ func LanguageHostRole(name string) Role {
 			return fmt.Errorf("usage: pulumi-language-%s <engine address>", name)
 		}
 		host := &languageHost{engine: args[len(args)-1]}
-		srv, err := launch.Listen(func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
-		if err != nil {
-			return err
-		}
-		fmt.Println(srv.Port())
-		<-ctx.Done()
-		srv.Stop(0)
-		return nil
+		return serveGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
 	}}
 }
 

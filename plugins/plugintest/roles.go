@@ -25,19 +25,24 @@ type Role struct {
 func Main(m *testing.M, roles ...Role) {
 	name := filepath.Base(os.Args[0])
 	for _, r := range roles {
-		if r.Name != name {
-			continue
+		if r.Name == name {
+			r.Main()
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := r.Run(ctx, os.Args[1:])
-		stop()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// Main plays the role with the process's arguments and exits, with status
+// 1 when it fails.
+func (r Role) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := r.Run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", r.Name, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // Link makes dir/name a symbolic link to the running test binary, creating
