@@ -12,7 +12,6 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-
 )
 
 // LanguageHostRole is a minimal language host, pulumi-language-<name>, that
