@@ -23,9 +23,10 @@ var update = flag.Bool("update", false, "rewrite the golden files of the CLI sce
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cairn":                  main,
-		"pulumi-resource-random": main,
-		"pulumi-resource-bare":   plugintest.BareRole.Main,
+		"cairn":                    main,
+		"pulumi-resource-random":   main,
+		"pulumi-resource-bare":     plugintest.BareRole.Main,
+		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
 	})
 }
 

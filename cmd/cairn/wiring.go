@@ -173,7 +173,7 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
+			Dirs: locate.DefaultDirs(), Host: h, Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {

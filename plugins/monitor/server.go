@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/enginesvc"
 	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/rpc"
@@ -24,9 +25,12 @@ type Options struct {
 	// ProgramDirectory is where relative asset paths are read from to hash
 	// them.
 	ProgramDirectory string
+	// Host, when set, serves the schema Loader service from the same port.
+	Host provider.Host
 }
 
-// Server serves the ResourceMonitor and Engine services on a local port.
+// Server serves the ResourceMonitor service and the engine's services
+// (package enginesvc) on a local port.
 type Server struct {
 	srv *launch.Server
 }
@@ -35,7 +39,7 @@ type Server struct {
 func Serve(mon deploy.Monitor, o Options) (*Server, error) {
 	srv, err := launch.Listen(func(s *grpc.Server) {
 		pulumirpc.RegisterResourceMonitorServer(s, NewMonitor(mon, o))
-		pulumirpc.RegisterEngineServer(s, enginesvc.New(o.Diag))
+		enginesvc.Register(s, enginesvc.Options{Diag: o.Diag, Host: o.Host})
 	})
 	if err != nil {
 		return nil, err
@@ -55,7 +59,7 @@ func ServeFunc(o Options) func(deploy.Monitor) (string, func(), error) {
 	}
 }
 
-// Addr returns the address of both services.
+// Addr returns the address of the services.
 func (s *Server) Addr() string { return s.srv.Addr() }
 
 // Close stops serving; calls in flight get a few seconds to finish.

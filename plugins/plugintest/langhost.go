@@ -67,3 +67,20 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	}
 	return &pulumirpc.RunResponse{}, nil
 }
+
+// CrashingHostRole is a language host, pulumi-language-<name>, whose Run
+// writes a line to stderr and panics, as a host hitting a bug does.
+func CrashingHostRole(name string) Role {
+	return Role{Name: "pulumi-language-" + name, Run: func(ctx context.Context, _ []string) error {
+		return serveGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, crashingHost{}) })
+	}}
+}
+
+type crashingHost struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+}
+
+func (crashingHost) Run(context.Context, *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	fmt.Fprintln(os.Stderr, "reading the program")
+	panic("the program's loader has gone missing")
+}
