@@ -173,7 +173,8 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Host: h, Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
+			EntryPoint: p.EntryPoint(), Dirs: locate.DefaultDirs(), Host: h, Output: s.stderr, Log: s.pluginLog(),
+			Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {

@@ -22,7 +22,7 @@ import (
 
 func TestMain(m *testing.M) {
 	plugintest.Main(m, plugintest.ProviderRole("kv", false), plugintest.LanguageHostRole("gotest"),
-		plugintest.CrashingHostRole("crashing"))
+		plugintest.CrashingHostRole("crashing"), probeRole)
 }
 
 const (
@@ -56,6 +56,7 @@ func newEnv(t *testing.T) *env {
 	plugintest.Link(t, filepath.Join(plugins, "resource-kv-v1.0.0"), "pulumi-resource-kv")
 	plugintest.Link(t, plugins, "pulumi-language-gotest")
 	plugintest.Link(t, plugins, "pulumi-language-crashing")
+	plugintest.Link(t, plugins, "pulumi-language-probe")
 	e.dirs = locate.Dirs{Plugins: []string{plugins}}
 	e.resolver = host.NewResolver(host.ResolverOptions{Dirs: e.dirs, Diag: e.diag})
 	t.Cleanup(func() { _ = e.resolver.Close() })

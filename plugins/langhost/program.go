@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -40,6 +41,9 @@ type Program struct {
 	// Host finds providers for the schema Loader service the language host
 	// is given; nil serves none.
 	Host provider.Host
+	// Output receives what installing the program's dependencies prints;
+	// nil drops it.
+	Output io.Writer
 	// Log receives what the language host prints; nil means slog.Default().
 	Log *slog.Logger
 	// Diag receives what the program logs; nil drops it.
@@ -81,6 +85,12 @@ func (p *Program) Run(ctx context.Context, info deploy.RunInfo) error {
 	client := pulumirpc.NewLanguageRuntimeClient(proc.Conn())
 	if err := p.handshake(cctx, client, srv.Addr()); err != nil {
 		return p.failure(proc, "Handshake", err)
+	}
+	if err := p.installDependencies(cctx, client, req.GetInfo()); err != nil {
+		return p.failure(proc, "InstallDependencies", err)
+	}
+	if err := p.checkPlugins(cctx, client, req.GetInfo()); err != nil {
+		return p.failure(proc, "GetRequiredPackages", err)
 	}
 	resp, err := client.Run(cctx, req)
 	if err != nil {

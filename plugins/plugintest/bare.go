@@ -2,13 +2,10 @@ package plugintest
 
 import (
 	"context"
-	"fmt"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
-
-	"github.com/cairn-iac/cairn/plugins/launch"
 )
 
 // BareRole serves pulumi-resource-bare, a provider of package "bare" that
@@ -17,24 +14,8 @@ import (
 // as many real plugins (Pulumi's Node.js dynamic provider among them) do.
 // Its resources get the ID "b1" and their inputs as outputs.
 var BareRole = Role{Name: "pulumi-resource-bare", Run: func(ctx context.Context, _ []string) error {
-	return serveGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceProviderServer(s, bare{}) })
+	return ServeGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceProviderServer(s, bare{}) })
 }}
-
-// serveGRPC serves what register adds on a local port, printed on the
-// first line of stdout, until ctx ends.
-func serveGRPC(ctx context.Context, register func(*grpc.Server)) error {
-	srv, err := launch.Listen(register)
-	if err != nil {
-		return err
-	}
-	fmt.Println(srv.Port())
-	select {
-	case <-ctx.Done():
-	case <-srv.Done():
-	}
-	srv.Stop(0)
-	return nil
-}
 
 type bare struct {
 	pulumirpc.UnimplementedResourceProviderServer

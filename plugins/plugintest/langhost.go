@@ -24,7 +24,7 @@ func LanguageHostRole(name string) Role {
 			return fmt.Errorf("usage: pulumi-language-%s <engine address>", name)
 		}
 		host := &languageHost{engine: args[len(args)-1]}
-		return serveGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
+		return ServeGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
 	}}
 }
 
@@ -72,7 +72,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 // writes a line to stderr and panics, as a host hitting a bug does.
 func CrashingHostRole(name string) Role {
 	return Role{Name: "pulumi-language-" + name, Run: func(ctx context.Context, _ []string) error {
-		return serveGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, crashingHost{}) })
+		return ServeGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, crashingHost{}) })
 	}}
 }
 

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/serve"
+	"google.golang.org/grpc"
 )
 
 // Role is what the test binary does when it is run under the role's name.
@@ -93,4 +95,20 @@ func ServeRole(factories ...provider.Factory) Role {
 		}
 		return serve.Main(ctx, f, os.Stdout)
 	}}
+}
+
+// ServeGRPC serves what register adds on a local port, printed on the
+// first line of stdout, until ctx ends.
+func ServeGRPC(ctx context.Context, register func(*grpc.Server)) error {
+	srv, err := launch.Listen(register)
+	if err != nil {
+		return err
+	}
+	fmt.Println(srv.Port())
+	select {
+	case <-ctx.Done():
+	case <-srv.Done():
+	}
+	srv.Stop(0)
+	return nil
 }
