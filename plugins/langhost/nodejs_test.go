@@ -47,6 +47,7 @@ const pulumi = require("@pulumi/pulumi");
 
 const files = {
 	async create(inputs) {
+		if (inputs.name === "refused") throw new Error("the cloud refused " + inputs.kind);
 		const id = inputs.kind + "-" + Date.now();
 		fs.writeFileSync(path.join(process.env.CAIRN_TEST_CLOUD, id), inputs.name);
 		return { id, outs: { name: inputs.name, kind: inputs.kind, length: inputs.name.length } };
@@ -188,6 +189,18 @@ func TestNodeJSProgramWithDynamicProvider(t *testing.T) {
 
 	if res := up("no change", "world", "b"); res.HasChanges() {
 		t.Errorf("an unchanged program changed %v", res.Changes)
+	}
+
+	// A failing step fails the run with the provider's error, which the
+	// engine reports (the SDK is told the deployment is stopping).
+	start = time.Now()
+	_, err := e.update(prog, config("refused", "c"), false)
+	t.Logf("failing create: reported in %s", time.Since(start).Round(time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "the cloud refused c") || !strings.Contains(err.Error(), "group-file") {
+		t.Errorf("a failing create: %v, want the provider's error naming the resource", err)
+	}
+	if got := fmt.Sprint(cloud()); got != "[b=world]" {
+		t.Errorf("cloud after the failed replacement = %s", got)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -82,8 +83,19 @@ func NewMonitor(mon deploy.Monitor, o Options) *Monitor {
 	return &Monitor{mon: mon, reading: reading, packages: map[string]*pulumirpc.RegisterPackageRequest{}}
 }
 
-// failed converts an engine error into a status.
-func failed(err error) error { return rpc.ErrorToStatus(err, rpc.Everything) }
+// failed converts an engine error into a status. A registration whose step
+// failed, or that came after the deployment was cancelled, is UNAVAILABLE,
+// as Pulumi's engine answers: the engine reports the step's error itself,
+// and the SDKs take UNAVAILABLE to mean the deployment is stopping, so the
+// program ends at once and quietly instead of reporting the error again
+// (which the Node.js SDK can take minutes over).
+func failed(err error) error {
+	var se *deploy.StepError
+	if errors.As(err, &se) || errors.Is(err, deploy.ErrCancelled) {
+		return status.Error(codes.Unavailable, err.Error())
+	}
+	return rpc.ErrorToStatus(err, rpc.Everything)
+}
 
 func badRequest(format string, args ...any) error {
 	return status.Errorf(codes.InvalidArgument, format, args...)
