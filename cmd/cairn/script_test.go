@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 		"pulumi-resource-random":   main,
 		"pulumi-resource-bare":     plugintest.BareRole.Main,
 		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
+		"pulumi-language-probe":    plugintest.ProbeHostRole.Main,
 	})
 }
 

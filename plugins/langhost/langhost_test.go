@@ -22,7 +22,7 @@ import (
 
 func TestMain(m *testing.M) {
 	plugintest.Main(m, plugintest.ProviderRole("kv", false), plugintest.LanguageHostRole("gotest"),
-		plugintest.CrashingHostRole("crashing"), probeRole)
+		plugintest.CrashingHostRole("crashing"), plugintest.ProbeHostRole)
 }
 
 const (

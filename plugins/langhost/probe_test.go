@@ -2,95 +2,17 @@ package langhost_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
-
-// probeRole is a language host, pulumi-language-probe, that shows what
-// Cairn gives a host. Its Run writes the RunRequest to run.json in the
-// program's folder, with what the engine's health service and schema
-// Loader (asked for package kv) answered. The program needs the plugins its
-// runtime option "require" lists (GetRequiredPackages), and its
-// dependencies are missing (GetProgramDependencies fails) until
-// InstallDependencies has written "installed" in the program's folder.
-var probeRole = plugintest.Role{Name: "pulumi-language-probe", Run: func(ctx context.Context, args []string) error {
-	return plugintest.ServeGRPC(ctx, func(s *grpc.Server) {
-		pulumirpc.RegisterLanguageRuntimeServer(s, &probe{engine: args[len(args)-1]})
-	})
-}}
-
-type probe struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engine string
-}
-
-// probed is what run.json holds.
-type probed struct {
-	Request json.RawMessage
-	Health  string
-	Schema  string
-}
-
-func (h *probe) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
-	var out probed
-	var err error
-	if out.Request, err = protojson.Marshal(req); err != nil {
-		return nil, err
-	}
-	if conn, err := grpc.NewClient(h.engine, grpc.WithTransportCredentials(insecure.NewCredentials())); err == nil {
-		resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
-		out.Health = fmt.Sprint(resp.GetStatus(), err)
-		_ = conn.Close()
-	}
-	if conn, err := grpc.NewClient(req.GetLoaderTarget(), grpc.WithTransportCredentials(insecure.NewCredentials())); err == nil {
-		resp, err := codegenrpc.NewLoaderClient(conn).GetSchema(ctx, &codegenrpc.GetSchemaRequest{Package: "kv"})
-		out.Schema = fmt.Sprint(string(resp.GetSchema()), err)
-		_ = conn.Close()
-	}
-	data, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.RunResponse{}, os.WriteFile(filepath.Join(req.GetInfo().GetProgramDirectory(), "run.json"), data, 0o644)
-}
-
-func (h *probe) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	var resp pulumirpc.GetRequiredPackagesResponse
-	for _, r := range req.GetInfo().GetOptions().GetFields()["require"].GetListValue().GetValues() {
-		name, version, _ := strings.Cut(r.GetStringValue(), "@")
-		resp.Packages = append(resp.Packages, &pulumirpc.PackageDependency{Name: name, Kind: "resource", Version: version})
-	}
-	return &resp, nil
-}
-
-func (h *probe) GetProgramDependencies(_ context.Context, req *pulumirpc.GetProgramDependenciesRequest) (*pulumirpc.GetProgramDependenciesResponse, error) {
-	if _, err := os.Stat(filepath.Join(req.GetInfo().GetProgramDirectory(), "installed")); err != nil {
-		return nil, errors.New("missing: left-pad")
-	}
-	return &pulumirpc.GetProgramDependenciesResponse{}, nil
-}
-
-func (h *probe) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, s pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
-	if err := s.Send(&pulumirpc.InstallDependenciesResponse{Stdout: []byte("added left-pad\n")}); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(req.GetInfo().GetProgramDirectory(), "installed"), nil, 0o644)
-}
 
 func (e *env) probe(require ...any) (*bytes.Buffer, error) {
 	prog := e.program("main.js")
@@ -114,7 +36,7 @@ func TestLanguageHostGetsTheEngineServices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got probed
+	var got plugintest.Probed
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
@@ -127,10 +49,10 @@ func TestLanguageHostGetsTheEngineServices(t *testing.T) {
 		info.GetOptions().GetFields()["packagemanager"].GetStringValue() != "pnpm" {
 		t.Errorf("RunRequest = %s", got.Request)
 	}
-	if got.Health != "SERVING <nil>" {
+	if got.Health != "SERVING" {
 		t.Errorf("the health service answered %s", got.Health)
 	}
-	if !strings.Contains(got.Schema, `"name":"kv"`) {
+	if got.Schema != "kv" {
 		t.Errorf("the Loader answered %s, want kv's schema", got.Schema)
 	}
 
