@@ -71,6 +71,7 @@ func (p *Program) checkPlugins(ctx context.Context, client pulumirpc.LanguageRun
 			deps = append(deps, d)
 		}
 	case codes.Unimplemented:
+		//lint:ignore SA1019 hosts that predate GetRequiredPackages answer only this, which Pulumi's engine still calls
 		plugins, err := client.GetRequiredPlugins(ctx, &pulumirpc.GetRequiredPluginsRequest{Info: info})
 		if err != nil && status.Code(err) != codes.Unimplemented {
 			return p.listingFailed(err)
