@@ -35,10 +35,13 @@ var update = flag.Bool("update", false, "rewrite the golden files of the CLI sce
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cairn":                  main,
-		"pulumi-resource-random": main,
-		"kvplugin":               kvPlugin,
-		"pulumi-resource-big":    bigPlugin,
+		"cairn":                    main,
+		"pulumi-resource-random":   main,
+		"kvplugin":                 kvPlugin,
+		"pulumi-resource-big":      bigPlugin,
+		"pulumi-resource-bare":     plugintest.BareRole.Main,
+		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
+		"pulumi-language-probe":    plugintest.ProbeHostRole.Main,
 	})
 }
 

@@ -210,7 +210,8 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
+			EntryPoint: p.EntryPoint(), Dirs: locate.DefaultDirs(), Host: h, Output: s.stderr, Log: s.pluginLog(),
+			Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -24,7 +25,7 @@ type Project struct {
 	Runtime        string
 	RuntimeOptions map[string]any
 	Description    string
-	Main           string // program folder relative to the project, if any
+	Main           string // the program's folder or entry point relative to the project, if any
 	Plugins        Plugins
 	// Packages are the packages served by parameterized providers, by
 	// package name (Pulumi.yaml `packages:`).
@@ -59,7 +60,7 @@ type projectFile struct {
 	Name        string                 `yaml:"name"`
 	Runtime     yaml.Node              `yaml:"runtime"`
 	Description string                 `yaml:"description"`
-	Main        string                 `yaml:"main"`
+	Main        yaml.Node              `yaml:"main"`
 	Plugins     Plugins                `yaml:"plugins"`
 	Packages    map[string]PackageSpec `yaml:"packages"`
 	Options     ProjectOptions         `yaml:"options"`
@@ -111,7 +112,7 @@ func ReadProject(path string) (*Project, error) {
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, LocateYAMLError(path, data, err)
 	}
-	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Packages: f.Packages,
+	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main.Value, Plugins: f.Plugins, Packages: f.Packages,
 		Options: f.Options, Path: path, Dir: filepath.Dir(path)}
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
@@ -134,6 +135,10 @@ func ReadProject(path string) (*Project, error) {
 	case p.Runtime == "":
 		return nil, fmt.Errorf("%s: the project has no runtime; add `runtime: yaml` (or hcl)", path)
 	}
+	if main := filepath.Clean(p.Main); p.Main != "" && (filepath.IsAbs(main) || main == ".." || strings.HasPrefix(main, ".."+string(filepath.Separator))) {
+		return nil, fmt.Errorf("%s:%d:%d: main: %q is not inside the project's folder; name the program's folder or file relative to %s",
+			path, f.Main.Line, f.Main.Column, p.Main, p.Dir)
+	}
 	for i, pl := range p.Plugins.Providers {
 		if pl.Path != "" && !filepath.IsAbs(pl.Path) {
 			p.Plugins.Providers[i].Path = filepath.Join(p.Dir, pl.Path)
@@ -142,13 +147,33 @@ func ReadProject(path string) (*Project, error) {
 	return p, nil
 }
 
-// ProgramDir returns the folder holding the program: the project folder, or
-// its `main:` subfolder.
+// ProgramDir returns the folder holding the program, as Pulumi reads
+// `main:`: the project folder, the folder main names, or the folder of the
+// file main names.
 func (p *Project) ProgramDir() string {
 	if p.Main == "" {
 		return p.Dir
 	}
-	return filepath.Join(p.Dir, p.Main)
+	main := filepath.Join(p.Dir, p.Main)
+	if p.mainIsFile() {
+		return filepath.Dir(main)
+	}
+	return main
+}
+
+// EntryPoint returns the program's entry point in ProgramDir: the file
+// `main:` names, or "" when it names a folder (or nothing), which language
+// hosts read as the folder itself.
+func (p *Project) EntryPoint() string {
+	if p.Main == "" || !p.mainIsFile() {
+		return ""
+	}
+	return filepath.Base(p.Main)
+}
+
+func (p *Project) mainIsFile() bool {
+	fi, err := os.Stat(filepath.Join(p.Dir, p.Main))
+	return err == nil && !fi.IsDir()
 }
 
 // StackConfigPath returns the path of the stack's configuration file.

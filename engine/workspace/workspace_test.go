@@ -80,6 +80,8 @@ resources: {}
 		"runtime: yaml\n":                   "has no name",
 		"name: web\n":                       "has no runtime",
 		"name: 'bad name'\nruntime: yaml\n": "may only contain",
+		"name: web\nruntime: nodejs\nmain: ../elsewhere/index.js\n": `Pulumi.yaml:3:7: main: "../elsewhere/index.js" is not inside the project's folder`,
+		"name: web\nruntime: nodejs\nmain: /abs/index.js\n":         `Pulumi.yaml:3:7: main: "/abs/index.js" is not inside the project's folder`,
 	} {
 		d := t.TempDir()
 		write(t, filepath.Join(d, "Pulumi.yaml"), text)
@@ -89,6 +91,27 @@ resources: {}
 	}
 	if _, err := LoadProject(t.TempDir()); !errors.Is(err, ErrNoProject) {
 		t.Errorf("no project: %v", err)
+	}
+}
+
+// TestMainNamesAFolderOrAFile reads main: as Pulumi does: a folder is
+// where the program is, a file is its entry point, in its folder.
+func TestMainNamesAFolderOrAFile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "index.js"), "")
+	tests := []struct {
+		main, dir, entry string
+	}{
+		{"", dir, ""},
+		{"src", filepath.Join(dir, "src"), ""},
+		{"src/", filepath.Join(dir, "src"), ""},
+		{"src/index.js", filepath.Join(dir, "src"), "index.js"},
+	}
+	for _, tt := range tests {
+		p := &Project{Dir: dir, Main: tt.main}
+		if got, entry := p.ProgramDir(), p.EntryPoint(); got != tt.dir || entry != tt.entry {
+			t.Errorf("main %q: program in %s, entry point %q; want %s, %q", tt.main, got, entry, tt.dir, tt.entry)
+		}
 	}
 }
 

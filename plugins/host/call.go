@@ -94,8 +94,17 @@ func (p *Plugin) explain(ctx, cctx context.Context, op string, limit time.Durati
 	} else if ie != nil {
 		return ie
 	}
-	return errors.New(st.Message())
+	return &statusError{code: st.Code(), msg: st.Message()}
 }
+
+// statusError is a plugin's error answer: its message, and its code for
+// the fallbacks that depend on it.
+type statusError struct {
+	code codes.Code
+	msg  string
+}
+
+func (e *statusError) Error() string { return e.msg }
 
 // rpcCall calls method with req under call's deadline and error handling.
 func rpcCall[Req, Resp any](ctx context.Context, p *Plugin, op string, timeout time.Duration,

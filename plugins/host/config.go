@@ -2,8 +2,11 @@ package host
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -14,14 +17,45 @@ import (
 // yet whether it accepts them) and with unknowns (a preview may not know it).
 var configOptions = rpc.Options{KeepUnknowns: true, KeepResources: true}
 
-// CheckConfig implements provider.Provider.
+// CheckConfig implements provider.Provider. A plugin that does not
+// implement it accepts the configuration as given, as Pulumi treats it.
 func (p *Plugin) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
-	return p.check(ctx, "CheckConfig", p.client.CheckConfig, req, configOptions, features{})
+	resp, err := p.check(ctx, "CheckConfig", p.client.CheckConfig, req, configOptions, features{})
+	if p.configUnimplemented(err) {
+		return provider.Unimplemented{}.CheckConfig(ctx, req)
+	}
+	return resp, err
 }
 
-// DiffConfig implements provider.Provider.
+// DiffConfig implements provider.Provider. A plugin that does not implement
+// it leaves the engine to diff the configuration, without replacing the
+// provider, as Pulumi does.
 func (p *Plugin) DiffConfig(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
-	return p.diff(ctx, "DiffConfig", p.client.DiffConfig, req, configOptions)
+	resp, err := p.diff(ctx, "DiffConfig", p.client.DiffConfig, req, configOptions)
+	if p.configUnimplemented(err) {
+		return provider.Unimplemented{}.DiffConfig(ctx, req)
+	}
+	return resp, err
+}
+
+// configUnimplemented reports whether a CheckConfig or DiffConfig error
+// means the plugin does not implement the method. Besides UNIMPLEMENTED,
+// Pulumi counts two historical answers: INTERNAL from the Node.js dynamic
+// provider (pulumi-nodejs), and UNKNOWN saying "Unimplemented" from the
+// Kubernetes provider.
+func (p *Plugin) configUnimplemented(err error) bool {
+	var st *statusError
+	switch {
+	case errors.Is(err, provider.ErrNotImplemented):
+		return true
+	case !errors.As(err, &st):
+		return false
+	case p.pkg == "pulumi-nodejs":
+		return st.code == codes.Internal
+	case p.pkg == "kubernetes":
+		return st.code == codes.Unknown && strings.Contains(st.msg, "Unimplemented")
+	}
+	return false
 }
 
 // Configure implements provider.Provider. A configuration with unknown

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -44,11 +45,15 @@ func (p *Plugin) Parameterize(ctx context.Context, req provider.ParameterizeRequ
 	return provider.ParameterizeResponse{Name: resp.GetName(), Version: trimV(resp.GetVersion())}, nil
 }
 
-// SignalCancellation implements provider.Provider.
+// SignalCancellation implements provider.Provider. A plugin that does not
+// implement Cancel has nothing to stop early, as Pulumi treats it.
 func (p *Plugin) SignalCancellation(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_, err := rpcCall(ctx, p, "Cancel", 0, p.client.Cancel, &emptypb.Empty{})
+	if errors.Is(err, provider.ErrNotImplemented) {
+		return nil
+	}
 	return err
 }
 

@@ -20,6 +20,7 @@ func TestMain(m *testing.M) {
 	plugintest.Main(m,
 		plugintest.ProviderRole("kv", false),
 		plugintest.ProviderRole("kvhs", true),
+		plugintest.BareRole,
 		plugintest.ServeRole(append(builtins, plugintest.Factory("kvb", "2.0.0", false))...),
 	)
 }

@@ -97,3 +97,10 @@ func (r *Resolver) List() []Resolution {
 	}
 	return out
 }
+
+// Has reports whether the resolver has a provider for pkg at version (""
+// for any), without starting it.
+func (r *Resolver) Has(pkg, version string) bool {
+	_, ok := r.resolve(pkg, version)
+	return ok
+}

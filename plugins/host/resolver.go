@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
@@ -224,7 +223,7 @@ func (r *Resolver) launchOptions() (Options, error) {
 	}
 	if r.engine == nil {
 		srv, err := launch.Listen(func(s *grpc.Server) {
-			pulumirpc.RegisterEngineServer(s, enginesvc.New(r.opts.Diag))
+			enginesvc.Register(s, enginesvc.Options{Diag: r.opts.Diag})
 		})
 		if err != nil {
 			return Options{}, fmt.Errorf("serving the engine service for plugins: %w", err)

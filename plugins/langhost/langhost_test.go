@@ -21,7 +21,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	plugintest.Main(m, plugintest.ProviderRole("kv", false), plugintest.LanguageHostRole("gotest"))
+	plugintest.Main(m, plugintest.ProviderRole("kv", false), plugintest.LanguageHostRole("gotest"),
+		plugintest.CrashingHostRole("crashing"), plugintest.ProbeHostRole)
 }
 
 const (
@@ -54,6 +55,8 @@ func newEnv(t *testing.T) *env {
 	plugins := filepath.Join(e.dir, "plugins")
 	plugintest.Link(t, filepath.Join(plugins, "resource-kv-v1.0.0"), "pulumi-resource-kv")
 	plugintest.Link(t, plugins, "pulumi-language-gotest")
+	plugintest.Link(t, plugins, "pulumi-language-crashing")
+	plugintest.Link(t, plugins, "pulumi-language-probe")
 	e.dirs = locate.Dirs{Plugins: []string{plugins}}
 	e.resolver = host.NewResolver(host.ResolverOptions{Dirs: e.dirs, Diag: e.diag})
 	t.Cleanup(func() { _ = e.resolver.Close() })
@@ -141,4 +144,17 @@ func buildSDKProgram(t *testing.T, dir string) string {
 		t.Fatalf("building the Go SDK program: %v\n%s", err, b)
 	}
 	return out
+}
+
+func TestHostCrashShowsItsStderr(t *testing.T) {
+	e := newEnv(t)
+	prog := e.program("main")
+	prog.Runtime = "crashing"
+	_, err := e.update(prog, nil, true)
+	for _, want := range []string{"the crashing language host exited during Run", "reading the program",
+		"panic: the program's loader has gone missing"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want it to say %q", err, want)
+		}
+	}
 }

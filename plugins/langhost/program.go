@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -37,6 +38,12 @@ type Program struct {
 	Args []string
 	// Dirs are where language hosts are looked for.
 	Dirs locate.Dirs
+	// Host finds providers for the schema Loader service the language host
+	// is given; nil serves none.
+	Host provider.Host
+	// Output receives what installing the program's dependencies prints;
+	// nil drops it.
+	Output io.Writer
 	// Log receives what the language host prints; nil means slog.Default().
 	Log *slog.Logger
 	// Diag receives what the program logs; nil drops it.
@@ -58,7 +65,7 @@ func (p *Program) Run(ctx context.Context, info deploy.RunInfo) error {
 		return fmt.Errorf("no language host for runtime %q: install %s (it comes with the Pulumi CLI for its language) on PATH or in $CAIRN_HOME/plugins",
 			p.Runtime, locate.Language.Binary(p.Runtime))
 	}
-	srv, err := monitor.Serve(info.Monitor, monitor.Options{Diag: p.Diag, ProgramDirectory: p.ProgramDirectory})
+	srv, err := monitor.Serve(info.Monitor, monitor.Options{Diag: p.Diag, ProgramDirectory: p.ProgramDirectory, Host: p.Host})
 	if err != nil {
 		return err
 	}
@@ -78,6 +85,12 @@ func (p *Program) Run(ctx context.Context, info deploy.RunInfo) error {
 	client := pulumirpc.NewLanguageRuntimeClient(proc.Conn())
 	if err := p.handshake(cctx, client, srv.Addr()); err != nil {
 		return p.failure(proc, "Handshake", err)
+	}
+	if err := p.installDependencies(cctx, client, req.GetInfo()); err != nil {
+		return p.failure(proc, "InstallDependencies", err)
+	}
+	if err := p.checkPlugins(cctx, client, req.GetInfo()); err != nil {
+		return p.failure(proc, "GetRequiredPackages", err)
 	}
 	resp, err := client.Run(cctx, req)
 	if err != nil {
@@ -133,13 +146,28 @@ func (p *Program) runRequest(info deploy.RunInfo, addr string) (*pulumirpc.RunRe
 		Info: &pulumirpc.ProgramInfo{RootDirectory: p.RootDirectory, ProgramDirectory: p.ProgramDirectory,
 			EntryPoint: entry, Options: options},
 	}
+	if p.Host != nil {
+		req.LoaderTarget = addr
+	}
 	//lint:ignore SA1019 language hosts that predate ProgramInfo read these, which Pulumi's engine still sends
 	req.Program, req.ConfigPropertyMap = entry, configMap
 	return req, nil
 }
 
-// failure explains a failed call to the language host.
+// exitWait is how long a call that failed as the language host went away
+// waits for its exit to be seen, to report how it exited.
+const exitWait = 2 * time.Second
+
+// failure explains a failed call to the language host: when the host died,
+// with how it exited and its last lines on stderr.
 func (p *Program) failure(proc *launch.Process, op string, err error) error {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.Canceled, codes.Internal:
+		select {
+		case <-proc.Done():
+		case <-time.After(exitWait):
+		}
+	}
 	if exit := proc.ExitError(); exit != nil {
 		return fmt.Errorf("the %s language host exited during %s: %w", p.Runtime, op, exit)
 	}

@@ -25,11 +25,16 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 	}
 }
 
-// tail keeps the last lines of a stream.
+// tail keeps the last lines of a stream, and the line that began a Go
+// panic or fatal error, which a long stack trace would push out.
 type tail struct {
 	mu    sync.Mutex
 	max   int
 	lines []string
+	// panicked is the first "panic: " or "fatal error: " line and its index
+	// among all lines; seen counts the lines.
+	panicked      string
+	panicAt, seen int
 }
 
 func newTail(max int) *tail { return &tail{max: max} }
@@ -37,6 +42,10 @@ func newTail(max int) *tail { return &tail{max: max} }
 func (t *tail) add(s string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.panicked == "" && (strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: ")) {
+		t.panicked, t.panicAt = s, t.seen
+	}
+	t.seen++
 	t.lines = append(t.lines, s)
 	if len(t.lines) > t.max {
 		t.lines = t.lines[len(t.lines)-t.max:]
@@ -50,5 +59,9 @@ func (t *tail) describe() string {
 	if len(t.lines) == 0 {
 		return ""
 	}
-	return "; its last output on stderr was:\n\t" + strings.Join(t.lines, "\n\t")
+	lines := t.lines
+	if t.panicked != "" && t.panicAt < t.seen-len(lines) {
+		lines = append([]string{t.panicked, "..."}, lines...)
+	}
+	return "; its last output on stderr was:\n\t" + strings.Join(lines, "\n\t")
 }

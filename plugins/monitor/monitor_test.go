@@ -334,3 +334,25 @@ func TestEngineErrorsAndLogs(t *testing.T) {
 		t.Errorf("logged %+v, want %+v", logged, want)
 	}
 }
+
+// TestFailedStepsAnswerUnavailable answers a registration whose step failed,
+// or that came after the deployment was cancelled, as Pulumi's engine does:
+// UNAVAILABLE, which SDKs take to mean the deployment is stopping. Other
+// errors keep their message, as UNKNOWN.
+func TestFailedStepsAnswerUnavailable(t *testing.T) {
+	tests := []struct {
+		err  error
+		code codes.Code
+	}{
+		{&deploy.StepError{URN: urnA, Op: deploy.OpCreate, Err: errors.New("quota exceeded")}, codes.Unavailable},
+		{deploy.ErrCancelled, codes.Unavailable},
+		{errors.New("resource b: duplicate resource URN"), codes.Unknown},
+	}
+	for _, tt := range tests {
+		client, _ := serve(t, &fake{err: tt.err}, nil)
+		_, err := client.RegisterResource(context.Background(), &pulumirpc.RegisterResourceRequest{Type: "kv:index:Item", Name: "a", Custom: true})
+		if st := status.Convert(err); st.Code() != tt.code || st.Message() != tt.err.Error() {
+			t.Errorf("%v: got %v, want %v with its message", tt.err, err, tt.code)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/enginesvc"
 	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/rpc"
@@ -24,9 +26,12 @@ type Options struct {
 	// ProgramDirectory is where relative asset paths are read from to hash
 	// them.
 	ProgramDirectory string
+	// Host, when set, serves the schema Loader service from the same port.
+	Host provider.Host
 }
 
-// Server serves the ResourceMonitor and Engine services on a local port.
+// Server serves the ResourceMonitor service and the engine's services
+// (package enginesvc) on a local port.
 type Server struct {
 	srv *launch.Server
 }
@@ -35,7 +40,7 @@ type Server struct {
 func Serve(mon deploy.Monitor, o Options) (*Server, error) {
 	srv, err := launch.Listen(func(s *grpc.Server) {
 		pulumirpc.RegisterResourceMonitorServer(s, NewMonitor(mon, o))
-		pulumirpc.RegisterEngineServer(s, enginesvc.New(o.Diag))
+		enginesvc.Register(s, enginesvc.Options{Diag: o.Diag, Host: o.Host})
 	})
 	if err != nil {
 		return nil, err
@@ -55,7 +60,7 @@ func ServeFunc(o Options) func(deploy.Monitor) (string, func(), error) {
 	}
 }
 
-// Addr returns the address of both services.
+// Addr returns the address of the services.
 func (s *Server) Addr() string { return s.srv.Addr() }
 
 // Close stops serving; calls in flight get a few seconds to finish.
@@ -78,8 +83,19 @@ func NewMonitor(mon deploy.Monitor, o Options) *Monitor {
 	return &Monitor{mon: mon, reading: reading, packages: map[string]*pulumirpc.RegisterPackageRequest{}}
 }
 
-// failed converts an engine error into a status.
-func failed(err error) error { return rpc.ErrorToStatus(err, rpc.Everything) }
+// failed converts an engine error into a status. A registration whose step
+// failed, or that came after the deployment was cancelled, is UNAVAILABLE,
+// as Pulumi's engine answers: the engine reports the step's error itself,
+// and the SDKs take UNAVAILABLE to mean the deployment is stopping, so the
+// program ends at once and quietly instead of reporting the error again
+// (which the Node.js SDK can take minutes over).
+func failed(err error) error {
+	var se *deploy.StepError
+	if errors.As(err, &se) || errors.Is(err, deploy.ErrCancelled) {
+		return status.Error(codes.Unavailable, err.Error())
+	}
+	return rpc.ErrorToStatus(err, rpc.Everything)
+}
 
 func badRequest(format string, args ...any) error {
 	return status.Errorf(codes.InvalidArgument, format, args...)

@@ -12,8 +12,6 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-
-	"github.com/cairn-iac/cairn/plugins/launch"
 )
 
 // LanguageHostRole is a minimal language host, pulumi-language-<name>, that
@@ -26,14 +24,7 @@ func LanguageHostRole(name string) Role {
 			return fmt.Errorf("usage: pulumi-language-%s <engine address>", name)
 		}
 		host := &languageHost{engine: args[len(args)-1]}
-		srv, err := launch.Listen(func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
-		if err != nil {
-			return err
-		}
-		fmt.Println(srv.Port())
-		<-ctx.Done()
-		srv.Stop(0)
-		return nil
+		return ServeGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, host) })
 	}}
 }
 
@@ -75,4 +66,21 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("%v\n%s", err, out.String())}, nil
 	}
 	return &pulumirpc.RunResponse{}, nil
+}
+
+// CrashingHostRole is a language host, pulumi-language-<name>, whose Run
+// writes a line to stderr and panics, as a host hitting a bug does.
+func CrashingHostRole(name string) Role {
+	return Role{Name: "pulumi-language-" + name, Run: func(ctx context.Context, _ []string) error {
+		return ServeGRPC(ctx, func(s *grpc.Server) { pulumirpc.RegisterLanguageRuntimeServer(s, crashingHost{}) })
+	}}
+}
+
+type crashingHost struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+}
+
+func (crashingHost) Run(context.Context, *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	fmt.Fprintln(os.Stderr, "reading the program")
+	panic("the program's loader has gone missing")
 }

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/launch"
 	"github.com/cairn-iac/cairn/plugins/serve"
+	"google.golang.org/grpc"
 )
 
 // Role is what the test binary does when it is run under the role's name.
@@ -25,19 +27,24 @@ type Role struct {
 func Main(m *testing.M, roles ...Role) {
 	name := filepath.Base(os.Args[0])
 	for _, r := range roles {
-		if r.Name != name {
-			continue
+		if r.Name == name {
+			r.Main()
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := r.Run(ctx, os.Args[1:])
-		stop()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// Main plays the role with the process's arguments and exits, with status
+// 1 when it fails.
+func (r Role) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := r.Run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", r.Name, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // Link makes dir/name a symbolic link to the running test binary, creating
@@ -88,4 +95,20 @@ func ServeRole(factories ...provider.Factory) Role {
 		}
 		return serve.Main(ctx, f, os.Stdout)
 	}}
+}
+
+// ServeGRPC serves what register adds on a local port, printed on the
+// first line of stdout, until ctx ends.
+func ServeGRPC(ctx context.Context, register func(*grpc.Server)) error {
+	srv, err := launch.Listen(register)
+	if err != nil {
+		return err
+	}
+	fmt.Println(srv.Port())
+	select {
+	case <-ctx.Done():
+	case <-srv.Done():
+	}
+	srv.Stop(0)
+	return nil
 }
