@@ -1,5 +1,13 @@
 package backend
 
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cairn-iac/cairn/engine/snapshot"
+)
+
 // OperationKind names the kind of an operation, as the anchor's history does.
 type OperationKind string
 
@@ -36,4 +44,43 @@ type HistoryRecord struct {
 	Error string `json:"error,omitempty"`
 	// ResourceChanges counts steps by kind ("create", "update", …).
 	ResourceChanges map[string]int `json:"resourceChanges,omitempty"`
+}
+
+// NewRecord is the history record of an operation that began at started
+// and ended as sum says; its message and error are masked.
+func NewRecord(info OperationInfo, started time.Time, sum Summary) HistoryRecord {
+	mask := info.Masker.Mask
+	rec := HistoryRecord{Kind: info.Kind, Message: mask(info.Message), StartTime: started.Unix(), EndTime: time.Now().Unix(),
+		Result: ResultSucceeded, ResourceChanges: map[string]int{}}
+	if sum.Err != nil {
+		rec.Result, rec.Error = ResultFailed, mask(sum.Err.Error())
+	}
+	for op, n := range sum.Changes {
+		if n > 0 {
+			rec.ResourceChanges[op] = n
+		}
+	}
+	return rec
+}
+
+// Recovered is the warning and the history record for the journal, with
+// header h, of an operation on ref that did not finish, once it has been
+// replayed into current.
+func Recovered(ref StackRef, h JournalHeader, current *snapshot.Snapshot) (string, HistoryRecord) {
+	var pending []string
+	for _, op := range current.PendingOperations {
+		pending = append(pending, fmt.Sprintf("\n  * %s, interrupted while %s", op.Resource.URN, op.Type))
+	}
+	warning := fmt.Sprintf("the previous %s of stack %s (started %s) did not finish; its journal was recovered: "+
+		"its completed steps are kept, and the stack has %d pending operations:%s",
+		h.Kind, ref, h.Started.Format(time.RFC3339), len(pending), strings.Join(pending, ""))
+	rec := HistoryRecord{Kind: h.Kind, Message: h.Message, StartTime: h.Started.Unix(), EndTime: time.Now().Unix(),
+		Result: ResultInterrupted, Error: "the process stopped before the operation finished"}
+	return warning, rec
+}
+
+// ImportRecord is the history record of an import or a restore.
+func ImportRecord(message string) HistoryRecord {
+	now := time.Now().Unix()
+	return HistoryRecord{Kind: KindImport, StartTime: now, EndTime: now, Result: ResultSucceeded, Message: message}
 }
