@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"time"
+	"fmt"
 	"flag"
 	"io/fs"
 	"os"
@@ -10,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-iac/cairn/engine/backend/postgres"
+	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the CLI scenarios")
@@ -24,7 +30,13 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scenarios of testdata/script, one behaviour per
 // file. Each runs in a fresh directory with its own CAIRN_HOME.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams(nil))
+}
+
+// scriptParams are the parameters of the CLI scenarios: on the local
+// backend, or with pg, each on a database of its own on that server.
+func scriptParams(pg *pgtest.Server) testscript.Params {
+	return testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
@@ -33,14 +45,29 @@ func TestScripts(t *testing.T) {
 			"replace":   replaceCmd,
 			"cpexample": cpExampleCmd,
 			"grepall":   grepAllCmd,
+			"dumpstate": dumpStateCmd,
+			"newdb":     func(ts *testscript.TestScript, neg bool, args []string) { newDBCmd(ts, neg, args, pg) },
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
 			e.Setenv("NO_COLOR", "1")
-			return nil
+			if pg == nil {
+				return nil
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			url, err := pg.CreateDatabase(ctx, filepath.Base(e.WorkDir))
+			e.Setenv("CAIRN_BACKEND_URL", url)
+			return err
 		},
-	})
+		Condition: func(cond string) (bool, error) {
+			if cond == "postgres" {
+				return pg != nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	}
 }
 
 // replaceCmd rewrites a file of the scenario, replacing every match of a
@@ -110,4 +137,44 @@ func grepAllCmd(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%q found nowhere", w)
 		}
 	}
+}
+
+// dumpStateCmd writes everything the scenario's backend holds to a file,
+// as text: "dumpstate FILE". Scenarios grep it for what must not be stored
+// (plaintext secrets), whichever the backend.
+func dumpStateCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: dumpstate FILE")
+	}
+	var dump []byte
+	if url := ts.Getenv("CAIRN_BACKEND_URL"); postgres.IsURL(url) {
+		var err error
+		dump, err = pgtest.Dump(context.Background(), url)
+		ts.Check(err)
+	} else {
+		ts.Check(filepath.WalkDir(filepath.Join(ts.Getenv("CAIRN_HOME"), "state"), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			dump = append(dump, data...)
+			return err
+		}))
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), dump, 0o644))
+}
+
+// newDBCmd sets a variable to the URL of a new database on the scenario's
+// PostgreSQL server: "newdb VAR", for a scenario that needs a second
+// backend.
+func newDBCmd(ts *testscript.TestScript, neg bool, args []string, pg *pgtest.Server) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: newdb VAR")
+	}
+	if pg == nil {
+		ts.Fatalf("newdb: the scenario does not run on PostgreSQL; guard it with [postgres]")
+	}
+	url, err := pg.CreateDatabase(context.Background(), "extra")
+	ts.Check(err)
+	ts.Setenv(args[0], url)
 }

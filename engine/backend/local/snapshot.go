@@ -24,8 +24,5 @@ func (b *Backend) Outputs(ctx context.Context, ref backend.StackRef, sm secrets.
 	if err != nil {
 		return nil, err
 	}
-	if root := snap.Root(); root != nil {
-		return root.Outputs.Copy(), nil
-	}
-	return nil, nil
+	return backend.RootOutputs(snap), nil
 }

@@ -1,0 +1,167 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// CreateStack implements backend.Backend. The new stack's state is a
+// checkpoint without a deployment, as Pulumi writes one.
+func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	data, err := b.encoder(nil, false).Checkpoint(qualifiedName(ref), nil)
+	if err != nil {
+		return err
+	}
+	sum, err := state.ParseSummary(data)
+	if err != nil {
+		return err
+	}
+	exists := false
+	err = pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
+		id, err := b.insertState(ctx, tx, ref, 0, data, hashOf(data), sum)
+		if err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO cairn_stacks (project, stack, state) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+			ref.Project, ref.Name, id)
+		if err == nil && tag.RowsAffected() == 0 {
+			exists = true
+			return backend.ErrStackExists // rolls back
+		}
+		return err
+	})
+	if exists {
+		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
+	}
+	if err != nil {
+		return b.fail(err)
+	}
+	return nil
+}
+
+// StackExists implements backend.Backend.
+func (b *Backend) StackExists(ctx context.Context, ref backend.StackRef) (bool, error) {
+	if err := ref.Validate(); err != nil {
+		return false, err
+	}
+	var exists bool
+	err := b.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM cairn_stacks WHERE project = $1 AND stack = $2)`,
+		ref.Project, ref.Name).Scan(&exists)
+	if err != nil {
+		return false, b.fail(err)
+	}
+	return exists, nil
+}
+
+// knownStack checks that the stack exists, or was removed but has states
+// kept to restore.
+func (b *Backend) knownStack(ctx context.Context, ref backend.StackRef) error {
+	if err := ref.Validate(); err != nil {
+		return err
+	}
+	var known bool
+	err := b.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM cairn_states WHERE project = $1 AND stack = $2)`,
+		ref.Project, ref.Name).Scan(&known)
+	if err != nil {
+		return b.fail(err)
+	}
+	if !known {
+		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
+	}
+	return nil
+}
+
+// ListStacks implements backend.Backend. It reads no state: each state's
+// time and resource count are columns of its row.
+func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.StackSummary, error) {
+	rows, err := b.pool.Query(ctx, `SELECT k.project, k.stack, s.updated, s.resources,
+			l.pid, l.username, l.hostname, l.locked, l.operation
+		FROM cairn_stacks k JOIN cairn_states s ON s.id = k.state
+		LEFT JOIN cairn_locks l ON l.project = k.project AND l.stack = k.stack
+		WHERE $1 = '' OR k.project = $1
+		ORDER BY k.project COLLATE "C", k.stack COLLATE "C"`, project)
+	if err != nil {
+		return nil, b.fail(err)
+	}
+	defer rows.Close()
+	var out []backend.StackSummary
+	for rows.Next() {
+		var sum backend.StackSummary
+		var updated, locked *time.Time
+		var pid *int
+		var username, hostname, op *string
+		if err := rows.Scan(&sum.Ref.Project, &sum.Ref.Name, &updated, &sum.Resources, &pid, &username, &hostname, &locked, &op); err != nil {
+			return nil, b.fail(err)
+		}
+		if updated != nil {
+			sum.LastUpdate = *updated
+		}
+		if pid != nil {
+			sum.Lock = &backend.LockInfo{Pid: *pid, Username: *username, Hostname: *hostname, Timestamp: locked.UTC(), Operation: backend.OperationKind(*op)}
+		}
+		out = append(out, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, b.fail(err)
+	}
+	return out, nil
+}
+
+// RemoveStack implements backend.Backend. The stack's states are kept, for
+// `cairn stack restore`.
+func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
+	if exists, err := b.StackExists(ctx, ref); err != nil || !exists {
+		if err == nil {
+			err = fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
+		}
+		return err
+	}
+	lk, err := b.Lock(ctx, ref)
+	if err != nil {
+		return err
+	}
+	l := lk.(*stackLock)
+	defer l.Release()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tx(ctx, func(tx pgx.Tx) error {
+		s, err := b.read(ctx, tx, ref)
+		if err != nil && !force {
+			return err
+		}
+		if !force {
+			if s.journal != nil {
+				return &backend.StackNotEmptyError{Stack: ref, Unfinished: true}
+			}
+			chk, err := state.ParseCheckpoint(s.data)
+			if err != nil {
+				return b.unreadable(ref, err)
+			}
+			if d := chk.Latest; d != nil && len(d.Resources)+len(d.PendingOperations) > 0 {
+				return &backend.StackNotEmptyError{Stack: ref, Resources: len(d.Resources), PendingOperations: len(d.PendingOperations)}
+			}
+		}
+		for _, sql := range []string{
+			`DELETE FROM cairn_stacks WHERE project = $1 AND stack = $2`,
+			`DELETE FROM cairn_history WHERE project = $1 AND stack = $2`,
+			`DELETE FROM cairn_journal WHERE project = $1 AND stack = $2`,
+			`DELETE FROM cairn_operations WHERE project = $1 AND stack = $2`,
+			// The kept states no longer belong to an operation of the history.
+			`UPDATE cairn_states SET version = 0 WHERE project = $1 AND stack = $2`,
+		} {
+			if _, err := tx.Exec(ctx, sql, ref.Project, ref.Name); err != nil {
+				return b.fail(fmt.Errorf("removing stack %s: %w", ref, err))
+			}
+		}
+		return nil
+	})
+}
