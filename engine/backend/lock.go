@@ -20,7 +20,7 @@ type LockInfo struct {
 func (l LockInfo) String() string {
 	s := fmt.Sprintf("pid %d on host %s (user %s) since %s", l.Pid, l.Hostname, l.Username, l.Timestamp.Format(time.RFC3339))
 	if l.Operation != "" {
-		s += ", running a " + string(l.Operation)
+		s += ", operation " + string(l.Operation)
 	}
 	return s
 }

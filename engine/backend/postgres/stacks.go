@@ -21,13 +21,9 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
 	if err != nil {
 		return err
 	}
-	sum, err := state.ParseSummary(data)
-	if err != nil {
-		return err
-	}
 	exists := false
 	err = pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
-		id, err := b.insertState(ctx, tx, ref, 0, data, hashOf(data), sum)
+		id, _, err := b.keep(ctx, tx, ref, 0, data)
 		if err != nil {
 			return err
 		}

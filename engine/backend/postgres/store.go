@@ -165,11 +165,6 @@ func (b *Backend) commit(ctx context.Context, tx pgx.Tx, ref backend.StackRef, s
 // becomes the current one, the record is added and the journal removed. It
 // returns the hash of the state.
 func (b *Backend) write(ctx context.Context, tx pgx.Tx, ref backend.StackRef, data []byte, rec backend.HistoryRecord) (string, error) {
-	hash := hashOf(data)
-	sum, err := state.ParseSummary(data)
-	if err != nil {
-		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
-	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) + 1 FROM cairn_history WHERE project = $1 AND stack = $2`,
 		ref.Project, ref.Name).Scan(&rec.Version); err != nil {
 		return "", b.fail(err)
@@ -178,7 +173,7 @@ func (b *Backend) write(ctx context.Context, tx pgx.Tx, ref backend.StackRef, da
 	if err != nil {
 		return "", err
 	}
-	id, err := b.insertState(ctx, tx, ref, rec.Version, data, hash, sum)
+	id, hash, err := b.keep(ctx, tx, ref, rec.Version, data)
 	if err != nil {
 		return "", err
 	}
@@ -199,19 +194,25 @@ func (b *Backend) write(ctx context.Context, tx pgx.Tx, ref backend.StackRef, da
 	return hash, nil
 }
 
-// insertState adds a state to the stack's states and returns its id.
-func (b *Backend) insertState(ctx context.Context, q querier, ref backend.StackRef, version int, data []byte, hash string, sum state.Summary) (int64, error) {
+// keep adds a checkpoint to the stack's states, under version, and returns
+// its id and hash.
+func (b *Backend) keep(ctx context.Context, q querier, ref backend.StackRef, version int, data []byte) (int64, string, error) {
+	sum, err := state.ParseSummary(data)
+	if err != nil {
+		return 0, "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
+	}
 	var updated *time.Time
 	if !sum.Time.IsZero() {
 		updated = &sum.Time
 	}
+	hash := hashOf(data)
 	var id int64
-	err := q.QueryRow(ctx, `INSERT INTO cairn_states (project, stack, version, checkpoint, hash, resources, updated)
+	err = q.QueryRow(ctx, `INSERT INTO cairn_states (project, stack, version, checkpoint, hash, resources, updated)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, ref.Project, ref.Name, version, data, hash, sum.Resources, updated).Scan(&id)
 	if err != nil {
-		return 0, b.fail(fmt.Errorf("writing the state of stack %s: %w", ref, err))
+		return 0, "", b.fail(fmt.Errorf("writing the state of stack %s: %w", ref, err))
 	}
-	return id, nil
+	return id, hash, nil
 }
 
 // qualifiedName is the stack's name in its checkpoint.
