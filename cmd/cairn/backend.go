@@ -46,8 +46,10 @@ func backendCommand() *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:  "migrate",
 			Usage: "copy stacks, with their history and every state they had, from one backend to another",
+			ArgsUsage: "[PROJECT/STACK...]",
 			UsageText: "cairn backend migrate --from file://~/.cairn/state --to postgres://me:pw@db:5432/cairn\n" +
-				"cairn backend migrate --from URL --to URL --stack web/prod --stack api/prod",
+				"cairn backend migrate --from URL --to URL web/prod api/prod\n" +
+				"cairn backend migrate --from URL --to URL --stack web/prod",
 			Description: `Each stack is copied under its lock, refusing one whose last operation did not
 finish, and must not exist in the target backend. The stacks stay in the
 source backend; remove them there (cairn stack rm --force) once the copies
@@ -55,7 +57,6 @@ are checked.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "from", Required: true, Usage: "the `URL` of the backend to copy from"},
 				&cli.StringFlag{Name: "to", Required: true, Usage: "the `URL` of the backend to copy to"},
-				&cli.StringSliceFlag{Name: "stack", Usage: "a stack to copy, as `PROJECT/NAME` (default: every stack)"},
 			},
 			Action: backendMigrate,
 		}},
@@ -90,17 +91,22 @@ func backendMigrate(c *cli.Context) error {
 	return nil
 }
 
-// migrateRefs are the stacks --stack names, or every stack of from.
+// migrateRefs are the stacks named by the arguments and --stack, as
+// PROJECT/STACK, or every stack of from.
 func migrateRefs(c *cli.Context, from backend.Backend) ([]backend.StackRef, error) {
+	names := c.Args().Slice()
+	if s := global(c, "stack"); s != "" {
+		names = append(names, s)
+	}
 	var refs []backend.StackRef
-	for _, s := range c.StringSlice("stack") {
+	for _, s := range names {
 		project, name, ok := strings.Cut(s, "/")
 		ref := backend.StackRef{Project: project, Name: name}
 		if !ok {
-			return nil, fmt.Errorf("--stack %q: name a stack as PROJECT/NAME", s)
+			return nil, fmt.Errorf("stack %q: name a stack to copy as PROJECT/STACK", s)
 		}
 		if err := ref.Validate(); err != nil {
-			return nil, fmt.Errorf("--stack %q: %w", s, err)
+			return nil, fmt.Errorf("stack %q: %w", s, err)
 		}
 		refs = append(refs, ref)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -54,53 +55,55 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 // Unarchive implements backend.Mover, in one transaction. The current
 // state is the newest version's row when it has the same content.
 func (b *Backend) Unarchive(ctx context.Context, ref backend.StackRef, a *backend.Archive) error {
-	if err := ref.Validate(); err != nil {
-		return err
+	exists, err := b.StackExists(ctx, ref)
+	if err == nil && !exists {
+		err = pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error { return b.unarchive(ctx, tx, ref, a) })
+		exists = errors.Is(err, backend.ErrStackExists)
 	}
-	exists := false
-	err := pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
-		var current int64
-		for i, v := range a.Versions {
-			v.Record.Version = i + 1
-			record, err := json.Marshal(v.Record)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO cairn_history (project, stack, version, record) VALUES ($1, $2, $3, $4)`,
-				ref.Project, ref.Name, v.Record.Version, record); err != nil {
-				return b.fail(err)
-			}
-			current = 0
-			if v.State != nil {
-				id, _, err := b.keep(ctx, tx, ref, v.Record.Version, v.State)
-				if err != nil {
-					return err
-				}
-				if bytes.Equal(v.State, a.State) {
-					current = id
-				}
-			}
-		}
-		if current == 0 {
-			id, _, err := b.keep(ctx, tx, ref, 0, a.State)
-			if err != nil {
-				return err
-			}
-			current = id
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO cairn_stacks (project, stack, state) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-			ref.Project, ref.Name, current)
-		if err == nil && tag.RowsAffected() == 0 {
-			exists = true
-			return backend.ErrStackExists // rolls back
-		}
-		return err
-	})
 	if exists {
 		return fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
 	}
+	return err
+}
+
+// unarchive writes an archive's history and states, then the stack's row.
+func (b *Backend) unarchive(ctx context.Context, tx pgx.Tx, ref backend.StackRef, a *backend.Archive) error {
+	var current int64
+	for i, v := range a.Versions {
+		v.Record.Version = i + 1
+		record, err := json.Marshal(v.Record)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO cairn_history (project, stack, version, record) VALUES ($1, $2, $3, $4)`,
+			ref.Project, ref.Name, v.Record.Version, record); err != nil {
+			return b.fail(err)
+		}
+		current = 0
+		if v.State != nil {
+			id, _, err := b.keep(ctx, tx, ref, v.Record.Version, v.State)
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(v.State, a.State) {
+				current = id
+			}
+		}
+	}
+	if current == 0 {
+		id, _, err := b.keep(ctx, tx, ref, 0, a.State)
+		if err != nil {
+			return err
+		}
+		current = id
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO cairn_stacks (project, stack, state) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+		ref.Project, ref.Name, current)
 	if err != nil {
 		return b.fail(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return backend.ErrStackExists // created meanwhile: roll back
 	}
 	return nil
 }
