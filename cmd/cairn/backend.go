@@ -44,8 +44,8 @@ func backendCommand() *cli.Command {
 		Name:  "backend",
 		Usage: "work with the backends that keep stacks",
 		Subcommands: []*cli.Command{{
-			Name:  "migrate",
-			Usage: "copy stacks, with their history and every state they had, from one backend to another",
+			Name:      "migrate",
+			Usage:     "copy stacks, with their history and every state they had, from one backend to another",
 			ArgsUsage: "[PROJECT/STACK...]",
 			UsageText: "cairn backend migrate --from file://~/.cairn/state --to postgres://me:pw@db:5432/cairn\n" +
 				"cairn backend migrate --from URL --to URL web/prod api/prod\n" +

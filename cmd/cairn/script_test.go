@@ -47,11 +47,15 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"grepall":   grepAllCmd,
 			"dumpstate": dumpStateCmd,
 			"newdb":     func(ts *testscript.TestScript, neg bool, args []string) { newDBCmd(ts, neg, args, pg) },
+			"pgserver":  pgServerCmd,
+			"pgrestart": pgRestartCmd,
+			"pgsql":     pgSQLCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
 			e.Setenv("NO_COLOR", "1")
+			e.Values["pgserver"] = new(*pgtest.Server)
 			if pg == nil {
 				return nil
 			}
@@ -177,4 +181,40 @@ func newDBCmd(ts *testscript.TestScript, neg bool, args []string, pg *pgtest.Ser
 	url, err := pg.CreateDatabase(context.Background(), "extra")
 	ts.Check(err)
 	ts.Setenv(args[0], url)
+}
+
+// pgServerCmd starts a PostgreSQL server of the scenario's own and points
+// CAIRN_BACKEND_URL at a database of it: "pgserver". Scenarios that restart
+// the server (pgrestart) use it, leaving the shared one alone.
+func pgServerCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: pgserver")
+	}
+	srv, err := pgtest.Start(pgtest.Options{})
+	ts.Check(err)
+	ts.Defer(srv.Stop)
+	*ts.Value("pgserver").(**pgtest.Server) = srv
+	url, err := srv.CreateDatabase(context.Background(), "own")
+	ts.Check(err)
+	ts.Setenv("CAIRN_BACKEND_URL", url)
+}
+
+// pgRestartCmd stops the scenario's own server at once, as a crash would,
+// and starts it again: "pgrestart".
+func pgRestartCmd(ts *testscript.TestScript, neg bool, args []string) {
+	srv := *ts.Value("pgserver").(**pgtest.Server)
+	if neg || len(args) != 0 || srv == nil {
+		ts.Fatalf("usage: pgrestart, after pgserver")
+	}
+	ts.Check(srv.Kill())
+	ts.Check(srv.Restart())
+}
+
+// pgSQLCmd runs SQL statements on the database of CAIRN_BACKEND_URL:
+// "pgsql SQL".
+func pgSQLCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pgsql SQL")
+	}
+	ts.Check(pgtest.Exec(context.Background(), ts.Getenv("CAIRN_BACKEND_URL"), args[0]))
 }

@@ -272,3 +272,14 @@ func Dump(ctx context.Context, url string) ([]byte, error) {
 	}
 	return out.Bytes(), nil
 }
+
+// Exec runs SQL statements on the database of url.
+func Exec(ctx context.Context, url, sql string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, sql)
+	return err
+}
