@@ -1,9 +1,10 @@
 // Command cairnbench measures the cairn binary at scale, whole process: it
 // generates stacks of N resources (independent, chained, or of the latency
 // provider), takes each through create, no-change preview, no-change up, an
-// update of 1% of its resources and destroy, from an empty CAIRN_HOME, and
-// prints one markdown table of the median wall time and peak RSS of each
-// phase.
+// update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
+// a new database of a PostgreSQL server it starts, for the PostgreSQL
+// rows), and prints one markdown table of the median wall time and peak RSS
+// of each phase.
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -20,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
 )
 
 // The provider variants of the random provider.
@@ -37,6 +40,8 @@ type bench struct {
 	nRuns   int
 	bigRuns int // runs of stacks of 10,000 resources or more
 	verbose bool
+	// pg is the PostgreSQL server of the PostgreSQL rows.
+	pg *pgtest.Server
 }
 
 func main() {
@@ -52,11 +57,15 @@ func main() {
 	latencyN := flag.Int("latency-n", 1000, "resources of the latency stack")
 	latency := flag.Duration("latency", 100*time.Millisecond, "how long each latency provider operation sleeps")
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
+	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
 	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
 	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel))
+	if *pgSizes != "" {
+		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
+	}
 	if err == nil {
 		err = b.main(p)
 	}
@@ -81,6 +90,12 @@ func (b *bench) main(p plan) error {
 		return err
 	}
 	defer os.RemoveAll(b.work)
+	if len(p.postgres) > 0 {
+		if b.pg, err = pgtest.Start(pgtest.Options{Durable: true}); err != nil {
+			return fmt.Errorf("the PostgreSQL rows (-postgres-n \"\" leaves them out): %w", err)
+		}
+		defer b.pg.Stop()
+	}
 	start := time.Now()
 	rows := b.rows(p)
 	var lines []string
