@@ -8,28 +8,13 @@ import (
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
-// Export implements backend.Backend. Unless secrets are shown or a journal
-// must be replayed, the stored deployment is exported as it is, and needs
-// no secrets manager.
+// Export implements backend.Backend.
 func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend.ExportOptions) (*state.UntypedDeployment, error) {
 	s, err := b.read(ref)
 	if err != nil {
 		return nil, err
 	}
-	if s.journal == nil && !opts.ShowSecrets {
-		u, err := state.ExportCheckpoint(s.data)
-		if err != nil {
-			return nil, b.unreadable(ref, s.path, err)
-		}
-		if u != nil {
-			return u, nil
-		}
-	}
-	current, err := s.snapshot(opts.Secrets)
-	if err != nil {
-		return nil, err
-	}
-	return b.encoder(opts.Secrets, opts.ShowSecrets).UntypedDeployment(current)
+	return s.shared().Export(b.encoder(opts.Secrets, opts.ShowSecrets), opts)
 }
 
 // Import implements backend.Backend.

@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -89,12 +88,5 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 		return err
 	}
 	o.lock.closeJournal()
-	var errs []error
-	if journalErr != nil {
-		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))
-	}
-	if err := snap.VerifyIntegrity(); err != nil {
-		errs = append(errs, fmt.Errorf("the state of stack %s was written but is invalid: %w; the previous state is in %s", ref, err, b.layout.backups(ref)))
-	}
-	return errors.Join(errs...)
+	return backend.FinishErrors(ref, snap, journalErr, "the previous state is in "+b.layout.backups(ref))
 }

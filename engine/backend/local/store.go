@@ -112,6 +112,12 @@ func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	return s.journal.Replay(snap, sm)
 }
 
+// shared is the stored state for the logic every backend shares.
+func (s *stored) shared() *backend.Stored {
+	return &backend.Stored{Ref: s.ref, Data: s.data, Unfinished: s.journal != nil, Current: s.snapshot,
+		Unreadable: func(err error) error { return s.b.unreadable(s.ref, s.path, err) }}
+}
+
 // checkJournalIdle fails if a live process holds the stack's journal: its
 // operation is running, though its lock file is gone.
 func (b *Backend) checkJournalIdle(ref backend.StackRef) error {

@@ -29,35 +29,16 @@ func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets
 
 // Outputs implements backend.Backend.
 func (b *Backend) Outputs(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (resource.Map, error) {
-	snap, err := b.Snapshot(ctx, ref, sm)
-	if err != nil {
-		return nil, err
-	}
-	return backend.RootOutputs(snap), nil
+	return backend.StackOutputs(ctx, b, ref, sm)
 }
 
-// Export implements backend.Backend. Unless secrets are shown or a journal
-// must be replayed, the stored deployment is exported as it is, and needs
-// no secrets manager.
+// Export implements backend.Backend.
 func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend.ExportOptions) (*state.UntypedDeployment, error) {
 	s, err := b.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	if s.journal == nil && !opts.ShowSecrets {
-		u, err := state.ExportCheckpoint(s.data)
-		if err != nil {
-			return nil, b.unreadable(ref, err)
-		}
-		if u != nil {
-			return u, nil
-		}
-	}
-	current, err := s.snapshot(opts.Secrets)
-	if err != nil {
-		return nil, err
-	}
-	return b.encoder(opts.Secrets, opts.ShowSecrets).UntypedDeployment(current)
+	return s.shared().Export(b.encoder(opts.Secrets, opts.ShowSecrets), opts)
 }
 
 // Import implements backend.Backend.

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -124,12 +123,5 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 		return fmt.Errorf("the %s of stack %s could not write its state, which is as it was before the operation; "+
 			"its journal is kept for the next operation to recover: %w", o.info.Kind, ref, err)
 	}
-	var errs []error
-	if journalErr != nil {
-		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))
-	}
-	if err := snap.VerifyIntegrity(); err != nil {
-		errs = append(errs, fmt.Errorf("the state of stack %s was written but is invalid: %w; restore the previous state with `cairn stack restore`", ref, err))
-	}
-	return errors.Join(errs...)
+	return backend.FinishErrors(ref, snap, journalErr, "restore the previous state with `cairn stack restore`")
 }

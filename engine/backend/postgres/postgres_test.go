@@ -124,7 +124,7 @@ func TestLockDiesWithItsConnection(t *testing.T) {
 		t.Fatalf("second Lock = %v, want a lock error naming first-host", err)
 	}
 	url := strings.Replace(b.URL(), "xxxxx", pgtest.Password, 1)
-	if err := pgtest.Exec(ctx, url, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`); err != nil {
+	if err := pgtest.Exec(ctx, url, `SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`); err != nil {
 		t.Fatal(err)
 	}
 	second, err := b.Lock(ctx, ref)

@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // CreateStack implements backend.Backend. The new stack's state is a
@@ -135,15 +134,8 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 			return err
 		}
 		if !force {
-			if s.journal != nil {
-				return &backend.StackNotEmptyError{Stack: ref, Unfinished: true}
-			}
-			chk, err := state.ParseCheckpoint(s.data)
-			if err != nil {
-				return b.unreadable(ref, err)
-			}
-			if d := chk.Latest; d != nil && len(d.Resources)+len(d.PendingOperations) > 0 {
-				return &backend.StackNotEmptyError{Stack: ref, Resources: len(d.Resources), PendingOperations: len(d.PendingOperations)}
+			if err := s.shared().CheckEmpty(); err != nil {
+				return err
 			}
 		}
 		for _, sql := range []string{

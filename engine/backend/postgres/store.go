@@ -130,6 +130,12 @@ func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	return s.journal.Replay(snap, sm)
 }
 
+// shared is the stored state for the logic every backend shares.
+func (s *stored) shared() *backend.Stored {
+	return &backend.Stored{Ref: s.ref, Data: s.data, Unfinished: s.journal != nil, Current: s.snapshot,
+		Unreadable: func(err error) error { return s.b.unreadable(s.ref, err) }}
+}
+
 // unreadable is the error for a state that cannot be read.
 func (b *Backend) unreadable(ref backend.StackRef, err error) error {
 	return fmt.Errorf("the state of stack %s in %s cannot be read, so Cairn will not operate on it: %w; "+
