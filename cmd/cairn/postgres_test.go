@@ -13,8 +13,13 @@ import (
 // run again on PostgreSQL. The scenarios named postgres_*.txtar run only
 // there.
 var backendScenarios = []string{
+	"expect_no_changes",
+	"import_command",
 	"locked_stack",
+	"refresh",
+	"secrets_command_output",
 	"secrets_masked",
+	"secrets_sweep",
 	"stack_export_import",
 	"stack_import_fresh",
 	"stack_import_other_project",
@@ -23,6 +28,9 @@ var backendScenarios = []string{
 	"stack_name_rules",
 	"stack_no_implicit_create",
 	"stack_reference",
+	"state_delete_unprotect",
+	"state_edit_keeps_seeds",
+	"target_replace",
 	"up_preview_destroy",
 }
 

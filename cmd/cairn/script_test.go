@@ -165,7 +165,9 @@ func dumpStateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}))
 	}
-	ts.Check(os.WriteFile(ts.MkAbs(args[0]), dump, 0o644))
+	path := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, dump, 0o644))
 }
 
 // newDBCmd sets a variable to the URL of a new database on the scenario's
