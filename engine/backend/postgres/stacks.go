@@ -76,8 +76,13 @@ func (b *Backend) knownStack(ctx context.Context, ref backend.StackRef) error {
 }
 
 // ListStacks implements backend.Backend. It reads no state: each state's
-// time and resource count are columns of its row.
+// time and resource count are columns of its row. A lock whose row is left
+// by a holder that died is not listed.
 func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.StackSummary, error) {
+	live, err := b.heldLocks(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := b.pool.Query(ctx, `SELECT k.project, k.stack, s.updated, s.resources,
 			l.pid, l.username, l.hostname, l.locked, l.operation
 		FROM cairn_stacks k JOIN cairn_states s ON s.id = k.state
@@ -100,7 +105,7 @@ func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.Sta
 		if updated != nil {
 			sum.LastUpdate = *updated
 		}
-		if pid != nil {
+		if pid != nil && live[lockKey(sum.Ref)] {
 			sum.Lock = &backend.LockInfo{Pid: *pid, Username: *username, Hostname: *hostname, Timestamp: locked.UTC(), Operation: backend.OperationKind(*op)}
 		}
 		out = append(out, sum)
@@ -109,6 +114,27 @@ func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.Sta
 		return nil, b.fail(err)
 	}
 	return out, nil
+}
+
+// heldLocks returns the advisory locks of stacks that sessions of the
+// database hold.
+func (b *Backend) heldLocks(ctx context.Context) (map[int64]bool, error) {
+	// pg_locks shows a bigint key as its high and low 32 bits.
+	rows, err := b.pool.Query(ctx, `SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks
+		WHERE locktype = 'advisory' AND objsubid = 1 AND granted
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
+	if err != nil {
+		return nil, b.fail(err)
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, b.fail(err)
+	}
+	held := make(map[int64]bool, len(keys))
+	for _, k := range keys {
+		held[k] = true
+	}
+	return held, nil
 }
 
 // RemoveStack implements backend.Backend. The stack's states are kept, for
