@@ -12,17 +12,16 @@ import (
 
 // DiagnosticsError is the error of a program that could not run, or failed
 // while running: its diagnostics, and the sources to render them with
-// (hcl.NewDiagnosticTextWriter(w, e.Files, width, color)).
+// (a DiagnosticWriter).
 type DiagnosticsError struct {
 	Diags hcl.Diagnostics
 	Files map[string]*hcl.File
 }
 
-// Error renders the diagnostics with their source snippets.
+// Error renders the diagnostics (the first 20) with their source snippets.
 func (e *DiagnosticsError) Error() string {
 	var b strings.Builder
-	w := hcl.NewDiagnosticTextWriter(&b, e.Files, 0, false)
-	_ = w.WriteDiagnostics(e.Diags)
+	_ = (&DiagnosticWriter{Files: e.Files}).WriteDiagnostics(&b, e.Diags)
 	return strings.TrimSpace(b.String())
 }
 
@@ -113,14 +112,18 @@ func DidYouMean(name string, candidates []string) string {
 // Suggest returns the candidate closest to name by edit distance, if it is
 // close enough to be a likely typo; ties go to the first in sorted order.
 func Suggest(name string, candidates []string) string {
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	best, bestDist := "", 3
-	for _, c := range sorted {
+	best, bestDist, folded := "", 3, false
+	for _, c := range candidates {
 		if strings.EqualFold(c, name) {
-			return c
+			if !folded || c < best {
+				best, folded = c, true
+			}
+			continue
 		}
-		if d := levenshtein.Distance(name, c, nil); d < bestDist {
+		if folded {
+			continue
+		}
+		if d := levenshtein.Distance(name, c, nil); d < bestDist || d == bestDist && c < best {
 			best, bestDist = c, d
 		}
 	}

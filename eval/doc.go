@@ -34,7 +34,8 @@
 //		Schemas: eval.ProviderSchemas(host),
 //	}
 //	if diags := prog.Check(ctx, project, config); diags.HasErrors() {
-//		hcl.NewDiagnosticTextWriter(os.Stderr, prog.Files, 78, true).WriteDiagnostics(diags)
+//		w := &eval.DiagnosticWriter{Files: prog.Files, Width: 78, Color: true}
+//		w.WriteDiagnostics(os.Stderr, diags) // the first 20, then how many more
 //		return
 //	}
 //	res, err := deploy.Update(ctx, deploy.Options{Program: prog, Host: host, ...}, base)

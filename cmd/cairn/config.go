@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -53,10 +54,7 @@ provider (aws:region). Secret values are encrypted with the stack's passphrase.`
 // configSession opens the session and the selected stack's configuration.
 // configKey opens the stack's configuration and parses the key argument.
 func configKey(c *cli.Context) (*session, *workspace.StackConfig, string, workspace.Key, error) {
-	key, err := oneArg(c, "key")
-	if err != nil {
-		return nil, nil, "", workspace.Key{}, err
-	}
+	key := c.Args().First()
 	s, cfg, err := configSession(c)
 	if err != nil {
 		return nil, nil, "", workspace.Key{}, err
@@ -75,9 +73,6 @@ func configSession(c *cli.Context) (*session, *workspace.StackConfig, error) {
 }
 
 func configSet(c *cli.Context) error {
-	if c.NArg() != 2 {
-		return &exitError{code: 2, msg: "`cairn config set` needs a key and a value"}
-	}
 	s, cfg, err := configSession(c)
 	if err != nil {
 		return err
@@ -212,7 +207,8 @@ func configList(c *cli.Context) error {
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "KEY\tVALUE")
 	for _, k := range cfg.Keys() {
-		fmt.Fprintf(w, "%s\t%s\n", k, outputText(values[k]))
+		// The project's own keys are shown bare, as Pulumi does.
+		fmt.Fprintf(w, "%s\t%s\n", strings.TrimPrefix(k, s.project.Name+":"), outputText(values[k]))
 	}
 	return w.Flush()
 }

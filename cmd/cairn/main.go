@@ -45,7 +45,14 @@ func (e *exitError) Error() string { return e.msg }
 // run runs the CLI and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	// An unknown command is reported from help (`cairn help NAME`), which
+	// cannot return an error: keep it for the exit path.
+	var unknown error
+	app.CommandNotFound = func(c *cli.Context, name string) { unknown = unknownCommand(c, name) }
 	err := app.Run(interspersed(app, args))
+	if err == nil {
+		err = unknown
+	}
 	if err == nil {
 		return 0
 	}
@@ -64,9 +71,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "cwd", Aliases: []string{"C"}, Usage: "run as if started in `DIR`"},
-		&cli.StringFlag{Name: "stack", Aliases: []string{"s"}, Usage: "the `NAME` of the stack to operate on (default: the selected stack)", EnvVars: []string{"CAIRN_STACK"}},
-		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour output: `auto|always|never` (NO_COLOR disables it)"},
-		&cli.BoolFlag{Name: "non-interactive", Usage: "never prompt, and draw no live progress"},
+		&cli.StringFlag{Name: "stack", Aliases: []string{"s"}, Usage: "the `NAME` of the stack to operate on", DefaultText: "the selected stack", EnvVars: []string{"CAIRN_STACK"}},
+		&cli.StringFlag{Name: "color", Value: "auto", Usage: "when to colour output: `WHEN` is auto, always or never (NO_COLOR turns auto off)"},
+		&cli.BoolFlag{Name: "non-interactive", Usage: "never prompt, and draw no live progress", DisableDefaultText: true},
+		&cli.BoolFlag{Name: "verbose", Usage: "log what plugins and language hosts print on stderr, and each call to a plugin with its duration (CAIRN_LOG=debug too)", DisableDefaultText: true},
 		&cli.StringFlag{Name: "provider-isolation", EnvVars: []string{"CAIRN_ISOLATE_PROVIDERS"},
 			Usage: "run the built-in providers of these `PACKAGES` (comma-separated, * for all) as plugin processes"},
 	}
@@ -78,7 +86,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		importCommand(), stateCommand(), pluginCommand(), backendCommand(), versionCommand(),
 	}
 	for _, c := range commands {
-		addGlobalFlags(c)
+		prepareCommand(c)
 	}
 	return &cli.App{
 		Name:  "cairn",
@@ -100,29 +108,8 @@ Environment:
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
-		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run reports errors
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return &exitError{code: 2, msg: fmt.Sprintf("%v (see `cairn %s --help`)", err, c.Command.FullName())}
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "error: unknown command %q; run `cairn --help` for the list\n", name)
-			os.Exit(2)
-		},
-	}
-}
-
-// addGlobalFlags gives a command (and its subcommands) the global flags, so
-// they may follow the command name.
-func addGlobalFlags(c *cli.Command) {
-	c.Flags = append(c.Flags, globalFlags()...)
-	if c.OnUsageError == nil {
-		c.OnUsageError = func(ctx *cli.Context, err error, _ bool) error {
-			return &exitError{code: 2, msg: fmt.Sprintf("%v (see `cairn %s --help`)", err, ctx.Command.FullName())}
-		}
-	}
-	for _, sub := range c.Subcommands {
-		addGlobalFlags(sub)
+		OnUsageError:         func(c *cli.Context, err error, _ bool) error { return usageError(c, "%v", err) },
 	}
 }
 

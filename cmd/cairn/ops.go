@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,6 +21,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
 )
@@ -37,18 +40,19 @@ const (
 
 var (
 	yesFlag      = &cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "go ahead without asking (required off a terminal)"}
-	jsonFlag     = &cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the result as JSON, in the shape of `pulumi preview --json`"}
+	jsonFlag     = &cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print the result as JSON, in the shape of Pulumi's preview --json"}
 	diffFlag     = &cli.BoolFlag{Name: "diff", Usage: "show every property of changed resources"}
 	expectFlag   = &cli.BoolFlag{Name: "expect-no-changes", Usage: "fail if anything would change"}
 	targetFlag   = &cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Usage: "operate only on the resource with this `URN` (globs * and **; repeatable)"}
 	targetDeps   = &cli.BoolFlag{Name: "target-dependents", Usage: "include the dependents of targeted resources"}
 	excludeFlag  = &cli.StringSliceFlag{Name: "exclude", Aliases: []string{"x"}, Usage: "leave the resource with this `URN` alone (globs; repeatable)"}
 	replaceFlag  = &cli.StringSliceFlag{Name: "replace", Usage: "replace the resource with this `URN` even if it has not changed (repeatable)"}
-	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once (default 4 × CPUs)"}
+	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once", DefaultText: "4 × CPUs"}
 	refreshFlag  = &cli.BoolFlag{Name: "refresh", Aliases: []string{"r"}, Usage: "refresh the state from the providers first"}
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
 	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
+	emptyFlag    = &cli.BoolFlag{Name: "allow-empty", Usage: "let a program that declares no resources delete every resource of the stack (cairn destroy is the usual way)"}
 )
 
 func previewCommand() *cli.Command {
@@ -58,7 +62,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -72,7 +76,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -82,10 +86,10 @@ func refreshCommand() *cli.Command {
 		Name:  "refresh",
 		Usage: "read every resource from its provider and record what exists",
 		UsageText: "cairn refresh --yes\ncairn refresh --preview-only --expect-no-changes   # drift check\n" +
-			"cairn refresh --clear-pending-creates --yes\ncairn refresh --import-pending-creates URN ID --yes",
+			"cairn refresh --clear-pending-creates --yes\ncairn refresh --import-pending-creates URN --import-pending-creates ID --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what changed without recording it"},
 			expectFlag, &cli.BoolFlag{Name: "clear-pending-creates", Usage: "forget creates an interrupted run left unfinished"},
-			&cli.StringSliceFlag{Name: "import-pending-creates", Usage: "adopt an interrupted create: pairs of `URN ID`"},
+			&cli.StringSliceFlag{Name: "import-pending-creates", Usage: "adopt an interrupted create: give its `URN`, then again its provider ID"},
 			targetFlag, parallelFlag, jsonFlag, diffFlag, secretsFlag},
 		Action: func(c *cli.Context) error { return operate(c, opRefresh) },
 	}
@@ -109,13 +113,8 @@ func importCommand() *cli.Command {
 		UsageText: "cairn import random:index/randomPet:RandomPet pet old-pet-name --yes",
 		Flags: []cli.Flag{yesFlag, &cli.StringFlag{Name: "parent", Usage: "the `URN` of the parent resource"},
 			&cli.StringFlag{Name: "provider", Usage: "the provider `REFERENCE` (urn::id) to import with"},
-			&cli.BoolFlag{Name: "protect", Value: true, Usage: "protect the imported resource (default true)"}, jsonFlag},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 3 {
-				return &exitError{code: 2, msg: "`cairn import` needs a type, a name and an ID"}
-			}
-			return operate(c, opImport)
-		},
+			&cli.BoolFlag{Name: "protect", Value: true, Usage: "protect the imported resource; --protect=false does not"}, jsonFlag},
+		Action: func(c *cli.Context) error { return operate(c, opImport) },
 	}
 }
 
@@ -137,6 +136,9 @@ type operation struct {
 }
 
 func operate(c *cli.Context, kind opKind) (err error) {
+	if c.IsSet("parallel") && c.Int("parallel") < 1 {
+		return usageError(c, "--parallel %d: run at least 1 operation at once", c.Int("parallel"))
+	}
 	s, err := newSession(c, true)
 	if err != nil {
 		return err
@@ -178,12 +180,14 @@ func (r *operation) prepare() error {
 		return err
 	}
 	resource.Map(values).SecretStrings(r.masker.Add)
-	r.host = r.s.providerHost(r.secrets, &r.relay)
+	if r.host, err = r.s.providerHost(r.secrets, &r.relay); err != nil {
+		return err
+	}
 	r.opts = deploy.Options{
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
-		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"),
+		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
 		Masker:              r.masker,
 		ServeMonitor:        monitor.ServeFunc(monitor.Options{Diag: r.relay.diag, ProgramDirectory: r.s.project.ProgramDir()}),
@@ -241,30 +245,55 @@ func (r *operation) close() {
 	}
 }
 
-// signals cancels the context on the first Ctrl-C (in-flight steps finish and
-// are recorded; providers are told to stop) and exits on the second.
+// signals handles Ctrl-C (and SIGTERM). The first cancels the context: the
+// engine starts nothing new, and the operations in flight finish and are
+// recorded. The second tells the providers to stop those operations, which
+// are then recorded as pending. If they have not stopped within stopGrace, or
+// at a third, Cairn exits at once: the journal keeps them pending.
 func (r *operation) signals() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(r.c.Context)
-	ch := make(chan os.Signal, 2)
+	terminate := make(chan struct{})
+	r.opts.Terminate = terminate
+	ch := make(chan os.Signal, 3)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		n := 0
-		for range ch {
-			n++
-			if n == 1 {
-				fmt.Fprintln(r.s.stderr, "\nCancelling: in-flight operations will finish and be recorded; press Ctrl-C again to stop at once.")
+		var grace <-chan time.Time
+		for {
+			select {
+			case _, ok := <-ch:
+				if !ok {
+					return
+				}
+				n++
+			case <-grace:
+				n = 3
+				fmt.Fprintf(r.s.stderr, "The operations in flight did not stop within %s.\n", stopGrace)
+			}
+			switch n {
+			case 1:
 				cancel(errors.New("interrupted"))
-				continue
+				fmt.Fprintln(r.s.stderr, "\nInterrupted: nothing new will start, and the operations in flight will finish and be recorded. "+
+					"Press Ctrl-C again to stop them (they are then recorded as pending).")
+			case 2:
+				close(terminate)
+				fmt.Fprintln(r.s.stderr, "Stopping the operations in flight; they are recorded as pending. Press Ctrl-C again to exit at once.")
+				grace = time.After(stopGrace)
+			default:
+				fmt.Fprintln(r.s.stderr, "Exiting at once: the operations in flight stay pending in the stack's journal.")
+				if l := r.heldLock; l != nil {
+					_ = l.Release()
+				}
+				os.Exit(130)
 			}
-			fmt.Fprintln(r.s.stderr, "Stopping at once: interrupted operations are recorded as pending.")
-			if l := r.heldLock; l != nil {
-				_ = l.Release()
-			}
-			os.Exit(130)
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel(nil) }
+	return ctx, func() { signal.Stop(ch); close(ch); cancel(nil) }
 }
+
+// stopGrace is how long the operations in flight have to stop after a
+// second Ctrl-C.
+const stopGrace = 10 * time.Second
 
 // newDisplay makes the display of one engine run.
 func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
@@ -341,7 +370,7 @@ func (r *operation) preview(ctx context.Context) error {
 // apply runs an operation that changes the stack, under its lock.
 func (r *operation) apply(ctx context.Context) error {
 	if !r.c.Bool("yes") && !r.s.interactive() {
-		return &exitError{code: 1, msg: fmt.Sprintf("`cairn %s` would change the stack and needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", r.c.Command.Name)}
+		return &exitError{code: 1, msg: fmt.Sprintf("`%s` would change the stack and needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", commandPath(r.c))}
 	}
 	lock, err := r.s.backend.Lock(ctx, r.ref)
 	if err != nil {
@@ -391,7 +420,48 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))
 	}
+	if kind == opImport && runErr == nil && !r.c.Bool("json") {
+		return r.printDeclaration(snap)
+	}
 	return r.failure(kind, runErr)
+}
+
+// printDeclaration prints what to add to the program for the resource just
+// imported, in the project's language, as `pulumi import` does: without it
+// the next update would delete the resource, which protect forbids.
+func (r *operation) printDeclaration(snap *snapshot.Snapshot) error {
+	args := r.c.Args()
+	typ, name := args.Get(0), args.Get(1)
+	var res *resource.State
+	for _, st := range snap.Resources {
+		if st.Type == typ && st.URN.Name() == name && !st.Delete {
+			res = st
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	inputs := map[string]any{}
+	for k, v := range res.Inputs {
+		inputs[k] = plainOutput(v, r.showSecrets())
+	}
+	var decl string
+	var err error
+	file := "Pulumi.yaml"
+	switch r.s.project.Runtime {
+	case "yaml":
+		decl, err = yaml.Declaration(name, typ, inputs, res.Protect)
+	case "hcl":
+		decl, err = langhcl.Declaration(name, typ, inputs, res.Protect)
+		file = "a *.hcl file of the project"
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.s.stdout, "\nAdd this to %s, so that the next update keeps the resource:\n\n%s", file, decl)
+	return nil
 }
 
 // failure turns an engine error into what the user reads: program
@@ -406,7 +476,8 @@ func (r *operation) failure(kind opKind, err error) error {
 		color, _ := r.s.color()
 		// Written at once, so that the masking writer sees each secret whole.
 		var b strings.Builder
-		_ = hclDiagnosticWriter(&b, de, color).WriteDiagnostics(de.Diags)
+		w := &eval.DiagnosticWriter{Files: de.Files, Width: 100, Color: color}
+		_ = w.WriteDiagnostics(&b, de.Diags)
 		fmt.Fprint(r.s.stderr, b.String())
 		return &exitError{code: 1, msg: fmt.Sprintf("%s failed: the program has errors (above)", kind)}
 	}

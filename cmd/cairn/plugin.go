@@ -79,9 +79,6 @@ func pluginList(c *cli.Context) error {
 }
 
 func pluginServe(c *cli.Context) error {
-	if c.NArg() < 1 {
-		return &exitError{code: 2, msg: "`cairn plugin serve` needs a package name (random, command or pulumi)"}
-	}
 	s, err := newSession(c, false)
 	if err != nil {
 		return err

@@ -23,19 +23,10 @@ func TestUpOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	program := "name: site\nruntime: yaml\nresources:\n" +
 		"  a:\n    type: command:local:Command\n    properties:\n      create: sleep 0.3 && echo a\n" +
 		"  b:\n    type: command:local:Command\n    properties:\n      create: echo ${a.stdout}\n"
-	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "CAIRN_HOME="+filepath.Join(dir, ".cairn"), "CAIRN_CONFIG_PASSPHRASE=x", "NO_COLOR=1", "TERM=xterm")
-	initStack := exec.Command(bin, "stack", "init", "dev")
-	initStack.Dir, initStack.Env = dir, env
-	if out, err := initStack.CombinedOutput(); err != nil {
-		t.Fatalf("cairn stack init: %v\n%s", err, out)
-	}
+	dir, env := stackDev(t, bin, program, "NO_COLOR=1", "TERM=xterm")
 	cmd := exec.Command(bin, "up", "--stack", "dev", "--yes")
 	cmd.Dir, cmd.Env = dir, env
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
@@ -59,6 +50,52 @@ func TestUpOnATerminal(t *testing.T) {
 	if strings.Contains(final, "creating…") {
 		t.Errorf("final screen still shows a step in flight:\n%s", final)
 	}
+}
+
+// TestDumbTerminalHasNoColour runs `cairn preview` on a pseudo-terminal
+// whose TERM is "dumb": --color auto must not colour it.
+func TestDumbTerminalHasNoColour(t *testing.T) {
+	bin, err := exec.LookPath("cairn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := "name: site\nruntime: yaml\nresources:\n  a:\n    type: command:local:Command\n    properties:\n      create: echo a\n"
+	dir, env := stackDev(t, bin, program, "NO_COLOR=", "TERM=dumb")
+	cmd := exec.Command(bin, "preview", "--stack", "dev", "--non-interactive")
+	cmd.Dir, cmd.Env = dir, env
+	f, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	_, _ = io.Copy(&raw, f)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("cairn preview: %v\n%s", err, raw.String())
+	}
+	if !strings.Contains(raw.String(), "command:local:Command") {
+		t.Fatalf("preview output lacks the resource:\n%s", raw.String())
+	}
+	if sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`); sgr.MatchString(raw.String()) {
+		t.Errorf("colour codes on a dumb terminal:\n%q", raw.String())
+	}
+}
+
+// stackDev writes a project with the YAML program and creates its stack
+// dev; it returns the project's folder and the environment to run cairn in
+// (its own CAIRN_HOME, a passphrase, and the variables given).
+func stackDev(t *testing.T, bin, program string, vars ...string) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append(os.Environ(), "CAIRN_HOME="+filepath.Join(dir, ".cairn"), "CAIRN_CONFIG_PASSPHRASE=x"), vars...)
+	initStack := exec.Command(bin, "stack", "init", "dev")
+	initStack.Dir, initStack.Env = dir, env
+	if out, err := initStack.CombinedOutput(); err != nil {
+		t.Fatalf("cairn stack init: %v\n%s", err, out)
+	}
+	return dir, env
 }
 
 var escape = regexp.MustCompile(`^\x1b\[([0-9;?]*)([A-Za-z])`)

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of the CLI sce
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cairn":                  func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
-		"pulumi-resource-random": func() { os.Exit(run(shim(os.Args), os.Stdin, os.Stdout, os.Stderr)) },
+		"cairn":                  main,
+		"pulumi-resource-random": main,
 	})
 }
 
@@ -50,6 +53,8 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgserver":  pgServerCmd,
 			"pgrestart": pgRestartCmd,
 			"pgsql":     pgSQLCmd,
+			"waitfile":  waitFileCmd,
+			"repeat":    repeatCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
@@ -90,15 +95,119 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(path, re.ReplaceAll(data, []byte(args[2])), 0o644))
 }
 
+// waitFileCmd waits until a file exists and its contents match a regular
+// expression (default: anything): "waitfile FILE [REGEXP]". Scenarios use it
+// to wait for a background command to be ready; it gives up after a minute.
+func waitFileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile FILE [REGEXP]")
+	}
+	re := regexp.MustCompile("")
+	if len(args) == 2 {
+		var err error
+		re, err = regexp.Compile(args[1])
+		ts.Check(err)
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && re.Match(data) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear (or match %q) within a minute", args[0], re)
+		}
+	}
+}
+
+// repeatCmd appends a template N times to a file, with {i} replaced by 0,
+// 1, …: "repeat N TEMPLATE FILE". Scenarios use it to write large programs.
+func repeatCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: repeat N TEMPLATE FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	tmpl := ts.ReadFile(args[1])
+	f, err := os.OpenFile(ts.MkAbs(args[2]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	for i := range n {
+		_, err = w.WriteString(strings.ReplaceAll(tmpl, "{i}", strconv.Itoa(i)))
+		ts.Check(err)
+	}
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
+}
+
 // cpExampleCmd copies a folder of examples/ into the scenario: "cpexample
-// NAME DIR". Scenarios run the examples as a newcomer would.
+// NAME DIR". Scenarios run the examples as a newcomer would, with the files
+// of the repository only: what a developer's own runs left there (stack
+// configuration salted for another passphrase, outputs) is not copied.
 func cpExampleCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: cpexample NAME DIR")
 	}
 	src, err := filepath.Abs(filepath.Join("..", "..", "examples", args[0]))
 	ts.Check(err)
-	ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(src)))
+	ts.Check(copyTracked(ts.MkAbs(args[1]), src))
+}
+
+// copyTracked copies the files of src that git tracks into dst.
+func copyTracked(dst, src string) error {
+	out, err := exec.Command("git", "-C", src, "ls-files", "-z", "--", ".").Output()
+	if err != nil {
+		return fmt.Errorf("listing the tracked files of %s: %w", src, err)
+	}
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if name == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, name)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCopyTrackedLeavesOutUntrackedFiles checks that scenarios see an
+// example as the repository has it, not with a developer's stack files.
+func TestCopyTrackedLeavesOutUntrackedFiles(t *testing.T) {
+	src := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", src}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	for name, text := range map[string]string{"Pulumi.yaml": "name: site\n", "sub/main.hcl": "# tracked\n", "Pulumi.dev.yaml": "encryptionsalt: x\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "Pulumi.yaml", "sub/main.hcl")
+	dst := t.TempDir()
+	if err := copyTracked(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Pulumi.yaml", "sub/main.hcl"} {
+		if _, err := os.Stat(filepath.Join(dst, name)); err != nil {
+			t.Errorf("tracked %s not copied: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "Pulumi.dev.yaml")); !os.IsNotExist(err) {
+		t.Errorf("untracked Pulumi.dev.yaml copied (stat: %v)", err)
+	}
 }
 
 // grepAllCmd looks for fixed strings in every file under some paths:

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/workspace"
 )
@@ -78,19 +79,9 @@ func isTerminal(x any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// color decides whether to colour output: --color, then NO_COLOR, then
-// whether stdout is a terminal.
+// color decides whether to colour output (see display.ColorEnabled).
 func (s *session) color() (bool, error) {
-	switch c := global(s.c, "color"); c {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto", "":
-		return os.Getenv("NO_COLOR") == "" && isTerminal(s.stdout), nil
-	default:
-		return false, fmt.Errorf("--color %q: use auto, always or never", c)
-	}
+	return display.ColorEnabled(global(s.c, "color"), isTerminal(s.stdout))
 }
 
 // ref names a stack of the session's project, by its resolved name.

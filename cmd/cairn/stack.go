@@ -26,7 +26,11 @@ func stackCommand() *cli.Command {
 		Name:  "stack",
 		Usage: "create, select, list, remove and inspect stacks",
 		Description: `A stack is one instance of the project (dev, prod, ...) with its own
-configuration (Pulumi.<stack>.yaml) and state.`,
+configuration (Pulumi.<stack>.yaml) and state. Alone, the command shows the
+current stack: its last update, resource count and outputs.`,
+		UsageText: "cairn stack\ncairn stack --show-secrets\ncairn stack init dev",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "show-secrets", Usage: "show secret outputs in plaintext"}},
+		Action:    stackSummary,
 		Subcommands: []*cli.Command{
 			{
 				Name: "init", Usage: "create a stack and select it", ArgsUsage: "NAME",
@@ -65,7 +69,7 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 				Action:    stackUnlock,
 			},
 			{
-				Name: "restore", Usage: "make a backup the stack's state: the newest that can be read, or that of an operation of its history",
+				Name: "restore", Usage: "restore the stack's state from a backup: the newest that can be read, or that of an operation of its history",
 				UsageText: "cairn stack restore\ncairn stack restore --version 3",
 				Flags:     []cli.Flag{&cli.IntFlag{Name: "version", Usage: "restore the state written by operation `N` (see `cairn stack history`)"}},
 				Action:    stackRestore,
@@ -100,19 +104,11 @@ configuration (Pulumi.<stack>.yaml) and state.`,
 			{
 				Name: "graph", Usage: "print the stack's dependency graph", ArgsUsage: "[FILE]",
 				UsageText: "cairn stack graph > graph.dot\ncairn stack graph --format mermaid",
-				Flags:     []cli.Flag{&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` or mermaid"}},
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "format", Value: "dot", Usage: "the graph's `FORMAT`: dot or mermaid"}},
 				Action:    stackGraph,
 			},
 		},
 	}
-}
-
-// oneArg returns the single positional argument, or fails with usage.
-func oneArg(c *cli.Context, what string) (string, error) {
-	if c.NArg() != 1 {
-		return "", &exitError{code: 2, msg: fmt.Sprintf("`cairn %s` needs exactly one %s", c.Command.FullName(), what)}
-	}
-	return c.Args().First(), nil
 }
 
 func stackInit(c *cli.Context) error {
@@ -158,26 +154,25 @@ func stackSelect(c *cli.Context) error {
 // namedStack opens a session on the project and reads the stack name that
 // is the command's one argument.
 func namedStack(c *cli.Context) (*session, backend.StackRef, error) {
-	name, err := oneArg(c, "stack name")
-	if err != nil {
-		return nil, backend.StackRef{}, err
-	}
 	s, err := newSession(c, true)
 	if err != nil {
 		return nil, backend.StackRef{}, err
 	}
-	ref, err := s.parseRef(name)
+	ref, err := s.parseRef(c.Args().First())
 	return s, ref, err
 }
 
 func stackLs(c *cli.Context) error {
 	all := c.Bool("all")
-	s, err := newSession(c, !all)
+	s, err := newSession(c, false)
 	if err != nil {
 		return err
 	}
 	project, selected := "", ""
 	if !all {
+		if s.project, err = s.projectByName(); err != nil {
+			return err
+		}
 		project = s.project.Name
 		selected, _ = workspace.SelectedStack(s.home, s.project)
 	}
@@ -199,21 +194,68 @@ func stackLs(c *cli.Context) error {
 		if st.Ref.Name == selected {
 			name += "*"
 		}
-		last := "never"
-		if !st.LastUpdate.IsZero() {
-			last = ago(time.Since(st.LastUpdate))
-		}
-		locked := "no"
-		if st.Lock != nil {
-			locked = fmt.Sprintf("pid %d on %s", st.Lock.Pid, st.Lock.Hostname)
-		}
 		if st.Err != nil {
-			last = "unreadable"
 			s.warn(st.Err.Error())
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", name, last, st.Resources, locked)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", name, lastUpdate(st), st.Resources, lockText(st.Lock))
 	}
 	return w.Flush()
+}
+
+// lastUpdate says when a stack's state was last written.
+func lastUpdate(st backend.StackSummary) string {
+	switch {
+	case st.Err != nil:
+		return "unreadable"
+	case st.LastUpdate.IsZero():
+		return "never"
+	}
+	return ago(time.Since(st.LastUpdate))
+}
+
+func lockText(l *backend.LockInfo) string {
+	if l == nil {
+		return "no"
+	}
+	return fmt.Sprintf("pid %d on %s", l.Pid, l.Hostname)
+}
+
+// stackSummary shows the current stack, as `pulumi stack` does: its name,
+// last update, resource count and outputs.
+func stackSummary(c *cli.Context) error {
+	s, err := stackSession(c)
+	if err != nil {
+		return err
+	}
+	stacks, err := s.backend.ListStacks(c.Context, s.project.Name)
+	if err != nil {
+		return err
+	}
+	var st backend.StackSummary
+	for _, x := range stacks {
+		if x.Ref.Name == s.stack {
+			st = x
+		}
+	}
+	if st.Err != nil {
+		return st.Err
+	}
+	fmt.Fprintf(s.stdout, "Current stack is %s:\n", s.stack)
+	fmt.Fprintf(s.stdout, "    Last update: %s\n", lastUpdate(st))
+	fmt.Fprintf(s.stdout, "    Resources: %d\n", st.Resources)
+	if st.Lock != nil {
+		fmt.Fprintf(s.stdout, "    Locked by: %s\n", lockText(st.Lock))
+	}
+	outs, err := s.outputs()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.stdout)
+	if err := writeOutputs(s.stdout, outs, c.Bool("show-secrets")); err != nil {
+		return err
+	}
+	fmt.Fprintln(s.stdout, "\nUse `cairn stack select` to change stack; `cairn stack ls` lists known ones.")
+	return nil
 }
 
 // ago renders a duration for humans.
@@ -273,7 +315,7 @@ func (s *session) confirm(c *cli.Context, what string) error {
 		return nil
 	}
 	if !s.interactive() {
-		return &exitError{code: 1, msg: fmt.Sprintf("`cairn %s` needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", c.Command.FullName())}
+		return &exitError{code: 1, msg: fmt.Sprintf("`%s` needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", commandPath(c))}
 	}
 	fmt.Fprintf(s.stderr, "%s Do you want to go ahead? [y/N] ", what)
 	var answer string
@@ -285,7 +327,7 @@ func (s *session) confirm(c *cli.Context, what string) error {
 }
 
 func stackHistory(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -341,7 +383,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func stackUnlock(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -384,19 +426,9 @@ func stackOutput(c *cli.Context) error {
 		return err
 	}
 	show := c.Bool("show-secrets")
-	sm, err := s.stackSecrets()
+	outs, err := s.outputs()
 	if err != nil {
 		return err
-	}
-	outs, err := s.backend.Outputs(c.Context, s.ref(s.stack), sm)
-	if err != nil {
-		return err
-	}
-	plain := func(v resource.Value) any {
-		if !show && v.ContainsSecrets() {
-			return "[secret]"
-		}
-		return v.ToGo()
 	}
 	if name := c.Args().First(); name != "" {
 		v, ok := outs[name]
@@ -404,29 +436,53 @@ func stackOutput(c *cli.Context) error {
 			return fmt.Errorf("the stack has no output %q; it has: %s", name, strings.Join(outs.SortedKeys(), ", "))
 		}
 		if c.Bool("json") {
-			return writeJSON(s.stdout, plain(v))
+			return writeJSON(s.stdout, plainOutput(v, show))
 		}
-		fmt.Fprintln(s.stdout, outputText(plain(v)))
+		fmt.Fprintln(s.stdout, outputText(plainOutput(v, show)))
 		return nil
 	}
 	if c.Bool("json") {
 		m := map[string]any{}
 		for k, v := range outs {
-			m[k] = plain(v)
+			m[k] = plainOutput(v, show)
 		}
 		return writeJSON(s.stdout, m)
 	}
+	return writeOutputs(s.stdout, outs, show)
+}
+
+// outputs reads the stack's outputs.
+func (s *session) outputs() (resource.Map, error) {
+	sm, err := s.stackSecrets()
+	if err != nil {
+		return nil, err
+	}
+	return s.backend.Outputs(s.c.Context, s.ref(s.stack), sm)
+}
+
+// writeOutputs prints a stack's outputs as a table, secrets masked unless
+// show.
+func writeOutputs(out io.Writer, outs resource.Map, show bool) error {
 	if len(outs) == 0 {
-		fmt.Fprintln(s.stdout, "The stack has no outputs.")
+		fmt.Fprintln(out, "The stack has no outputs.")
 		return nil
 	}
-	fmt.Fprintf(s.stdout, "Current stack outputs (%d):\n", len(outs))
-	w := tabwriter.NewWriter(s.stdout, 0, 0, 4, ' ', 0)
+	fmt.Fprintf(out, "Current stack outputs (%d):\n", len(outs))
+	w := tabwriter.NewWriter(out, 0, 0, 4, ' ', 0)
 	fmt.Fprintln(w, "    OUTPUT\tVALUE")
 	for _, k := range outs.SortedKeys() {
-		fmt.Fprintf(w, "    %s\t%s\n", k, outputText(plain(outs[k])))
+		fmt.Fprintf(w, "    %s\t%s\n", k, outputText(plainOutput(outs[k], show)))
 	}
 	return w.Flush()
+}
+
+// plainOutput is an output's value for printing: "[secret]" for a secret
+// unless show.
+func plainOutput(v resource.Value, show bool) any {
+	if !show && v.ContainsSecrets() {
+		return "[secret]"
+	}
+	return v.ToGo()
 }
 
 // outputText renders an output: strings as they are, the rest as JSON.
@@ -439,7 +495,7 @@ func outputText(v any) string {
 }
 
 func stackExport(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -457,20 +513,14 @@ func stackExport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
 	if f := c.String("file"); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+		return writeFile(f, func(w io.Writer) error { return writeJSON(w, dep) })
 	}
-	return writeJSON(out, dep)
+	return writeJSON(s.stdout, dep)
 }
 
 func stackImport(c *cli.Context) error {
-	s, err := stackSession(c)
+	s, err := stateSession(c)
 	if err != nil {
 		return err
 	}
@@ -515,14 +565,22 @@ func stackGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := s.stdout
 	if f := c.Args().First(); f != "" {
-		file, err := os.Create(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		out = file
+		return writeFile(f, func(w io.Writer) error { return write(w, snap) })
 	}
-	return write(out, snap)
+	return write(s.stdout, snap)
+}
+
+// writeFile creates the file at path and fills it with write, reporting the
+// error of writing or, failing that, of closing the file.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

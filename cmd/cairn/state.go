@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
+	"github.com/cairn-iac/cairn/engine/workspace"
 )
 
 func stateCommand() *cli.Command {
@@ -75,11 +76,37 @@ func stackSession(c *cli.Context) (*session, error) {
 	return s, s.useStack()
 }
 
-func stateDelete(c *cli.Context) error {
-	urn, err := oneArg(c, "URN")
+// stateSession is stackSession for a command that reads or writes only the
+// stack's state, not the program, so that it works while the project file
+// does not parse.
+func stateSession(c *cli.Context) (*session, error) {
+	s, err := newSession(c, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	if s.project, err = s.projectByName(); err != nil {
+		return nil, err
+	}
+	return s, s.useStack()
+}
+
+// projectByName loads the project; when its file does not parse, the
+// project named on its `name:` line, with a warning.
+func (s *session) projectByName() (*workspace.Project, error) {
+	p, err := workspace.LoadProject(s.cwd)
+	se := (*workspace.SyntaxError)(nil)
+	if !errors.As(err, &se) {
+		return p, err
+	}
+	if p = workspace.ProjectNameOnly(se); p == nil {
+		return nil, err
+	}
+	s.warn(fmt.Sprintf("%v\n(this command needs only the project's name, so it goes on with project %s)", se, p.Name))
+	return p, nil
+}
+
+func stateDelete(c *cli.Context) error {
+	urn := c.Args().First()
 	s, err := stackSession(c)
 	if err != nil {
 		return err
@@ -97,10 +124,7 @@ func stateDelete(c *cli.Context) error {
 }
 
 func stateUnprotect(c *cli.Context) error {
-	urn, err := oneArg(c, "URN")
-	if err != nil {
-		return err
-	}
+	urn := c.Args().First()
 	s, err := stackSession(c)
 	if err != nil {
 		return err

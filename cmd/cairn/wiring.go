@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -77,8 +78,12 @@ func (r *diagRelay) diag(e deploy.DiagEvent) {
 
 // providerHost resolves packages to providers: the project's pinned plugins,
 // then the built-in providers, then plugins found on disk.
-func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resolver {
-	o := host.Options{Log: pluginLog(s.stderr)}
+func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Resolver, error) {
+	start, err := pluginStartTimeout()
+	if err != nil {
+		return nil, err
+	}
+	o := host.Options{Log: s.pluginLog(), StartTimeout: start}
 	if s.project != nil {
 		o.RootDirectory, o.ProgramDirectory = s.project.Dir, s.project.ProgramDir()
 	}
@@ -89,12 +94,36 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) *host.Resol
 	return host.NewResolver(host.ResolverOptions{
 		Options: o, Project: project, Builtins: builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
-	})
+	}), nil
 }
 
-// pluginLog shows what plugins print on stderr at warning level and above.
-func pluginLog(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+// pluginStartTimeout is how long a plugin may take to print its port:
+// CAIRN_PLUGIN_START_TIMEOUT, or zero for the default of a minute.
+func pluginStartTimeout() (time.Duration, error) {
+	v := os.Getenv("CAIRN_PLUGIN_START_TIMEOUT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("CAIRN_PLUGIN_START_TIMEOUT=%q is not a duration; set it to one such as 90s or 5m", v)
+	}
+	return d, nil
+}
+
+// pluginLog shows what plugins and language hosts log on stderr: warnings
+// and above; with --verbose or CAIRN_LOG=debug also what they print on
+// their standard error and each call to them with its duration.
+func (s *session) pluginLog() *slog.Logger {
+	level := slog.LevelWarn
+	if globalBool(s.c, "verbose") {
+		level = slog.LevelDebug
+	} else if v := os.Getenv("CAIRN_LOG"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			s.warn(fmt.Sprintf("CAIRN_LOG=%s: use debug, info, warn or error", v))
+		}
+	}
+	return slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // stackReader reads the outputs of the backend's other stacks for stack
@@ -138,9 +167,13 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	case "hcl":
 		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name})
 	default:
+		start, err := pluginStartTimeout()
+		if err != nil {
+			return nil, err
+		}
 		return &langhost.Program{
 			Runtime: p.Runtime, Options: p.RuntimeOptions, RootDirectory: p.Dir, ProgramDirectory: p.ProgramDir(),
-			Dirs: locate.DefaultDirs(), Log: pluginLog(s.stderr), Diag: relay.diag,
+			Dirs: locate.DefaultDirs(), Log: s.pluginLog(), Diag: relay.diag, StartTimeout: start,
 		}, nil
 	}
 	if !diags.HasErrors() {
@@ -152,18 +185,19 @@ func (s *session) program(ctx context.Context, h provider.Host, config map[strin
 	if diags.HasErrors() {
 		return nil, &eval.DiagnosticsError{Diags: diags, Files: filesOf(prog)}
 	}
+	w := &eval.DiagnosticWriter{Files: prog.Files, Width: 100}
 	for _, d := range diags {
-		relay.diag(warningEvent(prog, d))
+		relay.diag(warningEvent(w, d))
 	}
-	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(prog, d)) }
+	prog.Warn = func(d *hcl.Diagnostic) { relay.diag(warningEvent(w, d)) }
 	return prog, nil
 }
 
 // warningEvent renders a program warning, with its source snippet, as an
 // engine diagnostic.
-func warningEvent(p *eval.Program, d *hcl.Diagnostic) deploy.DiagEvent {
+func warningEvent(w *eval.DiagnosticWriter, d *hcl.Diagnostic) deploy.DiagEvent {
 	var b strings.Builder
-	_ = hcl.NewDiagnosticTextWriter(&b, p.Files, 100, false).WriteDiagnostic(d)
+	_ = w.WriteDiagnostic(&b, d)
 	return deploy.DiagEvent{Severity: deploy.SeverityWarning, Message: strings.TrimPrefix(strings.TrimSpace(b.String()), "Warning: ")}
 }
 
@@ -172,9 +206,4 @@ func filesOf(p *eval.Program) map[string]*hcl.File {
 		return nil
 	}
 	return p.Files
-}
-
-// hclDiagnosticWriter renders program diagnostics with their source lines.
-func hclDiagnosticWriter(w io.Writer, de *eval.DiagnosticsError, color bool) hcl.DiagnosticWriter {
-	return hcl.NewDiagnosticTextWriter(w, de.Files, 100, color)
 }

@@ -52,7 +52,7 @@ type Backend interface {
 	// Import replaces the stack's state with a deployment, under the stack's
 	// lock. Unless opts.Force it refuses a deployment that fails the
 	// integrity checks or holds resources of another stack; it drops the
-	// deployment's pending operations with a warning, as the anchor does.
+	// deployment's pending operations with a warning, as Pulumi does.
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)

@@ -8,7 +8,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// OperationKind names the kind of an operation, as the anchor's history does.
+// OperationKind names the kind of an operation, as Pulumi's history does.
 type OperationKind string
 
 // The kinds of operations that change a stack.
@@ -30,8 +30,8 @@ const (
 	ResultInterrupted Result = "interrupted"
 )
 
-// HistoryRecord is one operation in a stack's history. Its JSON form is the
-// anchor's UpdateInfo, times in Unix seconds.
+// HistoryRecord is one operation in a stack's history. Its JSON form is
+// Pulumi's UpdateInfo, times in Unix seconds.
 type HistoryRecord struct {
 	Kind      OperationKind `json:"kind"`
 	StartTime int64         `json:"startTime"`

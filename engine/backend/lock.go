@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// LockInfo says who holds a stack's lock. Its JSON form is the anchor's
+// LockInfo says who holds a stack's lock. Its JSON form is Pulumi's
 // DIY lock file.
 type LockInfo struct {
 	Pid       int       `json:"pid"`

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
@@ -12,7 +13,7 @@ import (
 )
 
 // deletesAfterProgram lists what an update deletes once its program has
-// finished (seed 000, "Deletions"): base resources the program no longer
+// finished, as Pulumi's engine does: base resources the program no longer
 // declares, originals of create-before-delete replacements, and pending
 // deletes left by earlier runs.
 func (d *deployment) deletesAfterProgram() []*resource.State {
@@ -62,12 +63,13 @@ func (d *deployment) runDeletes(ctx context.Context, victims []*resource.State) 
 				continue
 			}
 			if d.isCancelled() {
-				return nil
+				d.skip(s)
+				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := d.run(ctx, s); err != nil {
+				if _, err := d.run(ctx, s); err != nil && !errors.Is(err, ErrCancelled) {
 					mu.Lock()
 					errs = append(errs, err.Error())
 					for _, u := range r.References() {

@@ -54,7 +54,9 @@ type deployment struct {
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
 	stepErrs   []error
-	cancelled  bool
+	cancelled  bool // by a failure: no step starts any more
+
+	interrupted <-chan struct{} // closed when the operation's context is cancelled
 }
 
 // record is a resource registered in this deployment.
@@ -206,10 +208,47 @@ func (d *deployment) fail(urn resource.URN, op Op, err error) error {
 	return se
 }
 
+// isCancelled reports whether steps may no longer start: the operation was
+// interrupted, or a failure cancelled it.
 func (d *deployment) isCancelled() bool {
+	if closed(d.interrupted) || d.isTerminated() {
+		return true
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.cancelled
+}
+
+// isTerminated reports whether the steps in flight were told to stop.
+func (d *deployment) isTerminated() bool { return closed(d.opts.Terminate) }
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// do runs the body of an operation and finishes the deployment. Once ctx is
+// cancelled no step starts any more, while those in flight finish; once
+// Options.Terminate is closed, the providers are told to stop those too.
+func (d *deployment) do(ctx context.Context, body func(context.Context) error) (*Result, error) {
+	d.interrupted = ctx.Done()
+	done, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-d.opts.Terminate:
+			d.reg.cancel(context.WithoutCancel(ctx))
+		case <-done:
+		}
+	}()
+	err := body(ctx)
+	close(done)
+	<-watched
+	return d.finish(err)
 }
 
 // finish closes providers, emits the summary and builds the result.
@@ -227,6 +266,9 @@ func (d *deployment) finish(err error) (*Result, error) {
 		}
 		d.mu.Unlock()
 	}
+	if err == nil {
+		err = unmatchedPatterns(d.opts, d.seenURNs())
+	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
@@ -239,6 +281,21 @@ func (d *deployment) finish(err error) (*Result, error) {
 	return res, err
 }
 
+// seenURNs lists the URNs of the stack's recorded resources and of those
+// the program registered.
+func (d *deployment) seenURNs() []resource.URN {
+	urns := make([]resource.URN, 0, len(d.base.Resources)+len(d.records))
+	for _, r := range d.base.Resources {
+		urns = append(urns, r.URN)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for u := range d.records {
+		urns = append(urns, u)
+	}
+	return urns
+}
+
 // Update runs the program and brings the stack to the state it declares
 // (or, with DryRun, previews what that would take).
 func Update(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Result, error) {
@@ -249,25 +306,14 @@ func Update(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Result
 	if err != nil {
 		return nil, err
 	}
-	return d.finish(d.runProgram(ctx, opts.Program))
+	return d.do(ctx, func(ctx context.Context) error { return d.runProgram(ctx, opts.Program) })
 }
 
 // runProgram runs the program against this deployment's monitor, then
 // deletes what it no longer declares.
 func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	d.warnPending()
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() {
-		<-runCtx.Done()
-		if ctx.Err() != nil {
-			d.mu.Lock()
-			d.cancelled = true
-			d.mu.Unlock()
-			d.reg.cancel(context.WithoutCancel(ctx))
-		}
-	}()
-	err := prog.Run(runCtx, RunInfo{
+	err := prog.Run(ctx, RunInfo{
 		Monitor: d, Project: d.opts.Project, Stack: d.opts.Stack, Organization: d.opts.Organization,
 		Config: d.opts.Config, DryRun: d.opts.DryRun, Parallel: d.opts.parallel(),
 	})
@@ -285,6 +331,9 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	d.mu.Unlock()
 	if d.isCancelled() || d.keepUnregistered || (failures > 0 && !d.opts.ContinueOnError) {
 		return nil
+	}
+	if err := d.refuseEmpty(); err != nil {
+		return err
 	}
 	return d.runDeletes(ctx, d.deletesAfterProgram())
 }

@@ -17,7 +17,7 @@ func Destroy(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	return d.finish(d.destroy(ctx))
+	return d.do(ctx, d.destroy)
 }
 
 func (d *deployment) destroy(ctx context.Context) error {

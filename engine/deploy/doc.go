@@ -1,5 +1,5 @@
 // Package deploy is Cairn's deployment engine: the resource monitor, the step
-// generator and the step executor of the seed documents, the provider
+// generator and the step executor of Pulumi's engine design, the provider
 // registry, and the operations built on them (Update, which previews when
 // DryRun is set; Refresh; Destroy; Import).
 //
@@ -10,7 +10,7 @@
 // then same, create, update or replace), and executes the chain. Provider
 // calls take a slot of a pool bounded by Options.Parallel, so Check and Diff
 // of unrelated resources run concurrently and step generation is never the
-// serial bottleneck the anchor's is. When the program has finished, the
+// serial bottleneck Pulumi's is. When the program has finished, the
 // resources it no longer declares are deleted in reverse dependency order,
 // antichain by antichain.
 //
@@ -28,6 +28,14 @@
 // snapshot is the base snapshot with the entries applied (snapshot.Builder),
 // which is also how a backend replays the journal of a process that died. A
 // snapshot.Journal passed in Options makes entries durable.
+//
+// Cancelling the context of an operation interrupts it: no step starts any
+// more (those waiting for a worker are reported skipped), while the steps in
+// flight finish and are recorded. Closing Options.Terminate then signals the
+// providers to stop those steps; a step that fails after that keeps its begin
+// entry and stays a pending operation, as after a crash. An update whose
+// program declares nothing while the stack has resources is refused unless
+// Options.AllowEmpty.
 //
 //	res, err := deploy.Update(ctx, deploy.Options{
 //		Project: "proj", Stack: "dev", Host: providers, Program: prog,

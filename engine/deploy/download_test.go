@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -44,9 +45,22 @@ func TestEnvVarMappings(t *testing.T) {
 	if !internal["envVarMappings"].Equal(resource.Object(resource.Map{"TOKEN": resource.String("CI_TOKEN")})) {
 		t.Errorf("the provider's internal inputs = %v", internal)
 	}
+	equal(t, "mappings the provider was loaded with", h.mappings["pkgA"], mapping)
 	thing := res("a", nil)
 	thing.EnvVarMappings = mapping
 	if _, err := h.up(program(prov, thing)); err == nil || !strings.Contains(err.Error(), "only valid on provider resources") {
 		t.Errorf("envVarMappings on a resource: %v", err)
+	}
+}
+
+func TestEnvVarMappingsNeedAHostThatAppliesThem(t *testing.T) {
+	h := newHarness(t)
+	prov := RegisterRequest{Type: "pulumi:providers:pkgA", Name: "explicit", Custom: true, EnvVarMappings: map[string]string{"TOKEN": "CI_TOKEN"}}
+	_, err := h.up(program(prov), func(o *Options) { o.Host = struct{ provider.Host }{h} })
+	if err == nil || !strings.Contains(err.Error(), "envVarMappings") {
+		t.Errorf("envVarMappings with a host that cannot apply them: %v", err)
+	}
+	if h.snap != nil && h.find("explicit") != nil {
+		t.Errorf("the provider was created:\n%s", dump(h.snap))
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Op is the kind of a step, named as in the anchor's JSON output.
+// Op is the kind of a step, named as in Pulumi's JSON output.
 type Op string
 
 // The step operations.
@@ -48,9 +48,12 @@ const (
 	StepStarted StepPhase = iota
 	StepDone
 	StepFailed
+	// StepSkipped reports a step that never started because the deployment
+	// was cancelled (interrupted, or stopped by a failure) first.
+	StepSkipped
 )
 
-// StepEvent reports a step starting, finishing or failing.
+// StepEvent reports a step starting, finishing, failing or being skipped.
 type StepEvent struct {
 	Phase    StepPhase
 	Op       Op

@@ -251,8 +251,8 @@ func TestImportPendingCreate(t *testing.T) {
 	}}}
 	// It needs a provider: use the default provider the empty program did not
 	// create; register one first.
-	h.mustUp(program(res("anchor", nil)))
-	h.snap.PendingOperations[0].Resource.Provider = h.find("anchor").Provider
+	h.mustUp(program(res("holder", nil)))
+	h.snap.PendingOperations[0].Resource.Provider = h.find("holder").Provider
 	res1, err := h.refresh(func(o *Options) { o.ImportPendingCreates = map[resource.URN]resource.ID{urnOf("lost"): "lost-id"} })
 	if err != nil {
 		t.Fatal(err)

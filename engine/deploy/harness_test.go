@@ -33,6 +33,7 @@ type fakeProvider struct {
 	InvokeF      func(provider.InvokeRequest) (provider.InvokeResponse, error)
 	CallF        func(provider.CallRequest) (provider.CallResponse, error)
 	ConstructF   func(context.Context, provider.ConstructRequest) (provider.ConstructResponse, error)
+	CancelF      func()
 
 	log *callLog
 	ids *int64Counter
@@ -198,6 +199,14 @@ func (p *fakeProvider) Construct(ctx context.Context, req provider.ConstructRequ
 	return provider.ConstructResponse{}, provider.ErrNotImplemented
 }
 
+func (p *fakeProvider) SignalCancellation(context.Context) error {
+	p.log.add("SignalCancellation")
+	if p.CancelF != nil {
+		p.CancelF()
+	}
+	return nil
+}
+
 // harness drives deployments over a snapshot it keeps between operations and
 // checks the snapshot's integrity after each.
 type harness struct {
@@ -212,12 +221,13 @@ type harness struct {
 	persist *memJournal
 	// configure adjusts each new provider instance of a package.
 	configure map[string]func(*fakeProvider)
-	versions  map[string][]string // package → available versions (default: "1.0.0")
+	versions  map[string][]string          // package → available versions (default: "1.0.0")
+	mappings  map[string]map[string]string // package → envVarMappings it was last loaded with
 }
 
 func newHarness(t *testing.T) *harness {
 	return &harness{t: t, log: &callLog{}, ids: &int64Counter{}, loads: map[string]int{},
-		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, persist: &memJournal{}}
+		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, mappings: map[string]map[string]string{}, persist: &memJournal{}}
 }
 
 // provider scripts every instance of a package.
@@ -245,6 +255,14 @@ func (h *harness) Load(_ context.Context, pkg, version string) (provider.Provide
 		c(p)
 	}
 	return p, nil
+}
+
+// LoadWithEnv implements provider.EnvHost: it records the mappings.
+func (h *harness) LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (provider.Provider, error) {
+	h.mu.Lock()
+	h.mappings[pkg] = mappings
+	h.mu.Unlock()
+	return h.Load(ctx, pkg, version)
 }
 
 func (h *harness) options(prog func(context.Context, RunInfo) error) Options {
@@ -461,5 +479,8 @@ func urnOf(name string) resource.URN {
 }
 
 func boolp(b bool) *bool { return &b }
+
+// allowEmpty lets an empty program delete everything.
+func allowEmpty(o *Options) { o.AllowEmpty = true }
 
 var errFake = errors.New("scripted failure")

@@ -48,5 +48,5 @@ func Import(ctx context.Context, opts Options, base *snapshot.Snapshot, specs []
 		return nil, err
 	}
 	d.keepUnregistered, d.adoptImports = true, true
-	return d.finish(d.runProgram(ctx, opts.Program))
+	return d.do(ctx, func(ctx context.Context) error { return d.runProgram(ctx, opts.Program) })
 }

@@ -37,6 +37,13 @@ type Options struct {
 	// DryRun previews: providers are asked what would happen and nothing changes.
 	DryRun bool
 
+	// Terminate, once closed, cancels the provider operations in flight: the
+	// providers are signalled to stop them, and those that fail are left
+	// pending, since what they did is not known. Cancelling the context an
+	// operation runs with only stops it from starting anything new: the
+	// operations in flight finish and are recorded.
+	Terminate <-chan struct{}
+
 	Targets           []string // URN globs; empty means everything
 	TargetDependents  bool
 	Excludes          []string // URN globs
@@ -48,6 +55,10 @@ type Options struct {
 	ContinueOnError bool
 	// ExpectNoChanges makes any change an error.
 	ExpectNoChanges bool
+	// AllowEmpty lets an update whose program declares no resources delete
+	// every resource of the stack; without it such an update is refused
+	// before anything is deleted.
+	AllowEmpty bool
 
 	// SeedKey is the key random seeds derive from when the base snapshot has
 	// none (a new stack); nil makes a random one. Giving a preview and the

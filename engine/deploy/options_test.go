@@ -26,7 +26,7 @@ func TestProtectBlocksDeleteAndReplace(t *testing.T) {
 	}
 	// Deleting it fails, before anything is deleted.
 	h.log.take()
-	_, err = h.up(program())
+	_, err = h.up(program(), allowEmpty)
 	if err == nil || !strings.Contains(err.Error(), "protected") {
 		t.Fatalf("delete of protected: %v", err)
 	}
@@ -104,7 +104,7 @@ func TestRetainOnDelete(t *testing.T) {
 	r.RetainOnDelete = boolp(true)
 	h.mustUp(program(r))
 	h.log.take()
-	res := h.mustUp(program())
+	res := h.mustUp(program(), allowEmpty)
 	// a and the default provider, which nothing uses any more.
 	equal(t, "changes", res.Changes, map[Op]int{OpSame: 1, OpDelete: 2})
 	equal(t, "provider deletes", h.log.filter("Delete"), []string(nil))

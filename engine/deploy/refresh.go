@@ -20,7 +20,7 @@ func Refresh(ctx context.Context, opts Options, base *snapshot.Snapshot) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	return d.finish(d.refresh(ctx))
+	return d.do(ctx, d.refresh)
 }
 
 func (d *deployment) refresh(ctx context.Context) error {
@@ -60,8 +60,13 @@ func (d *deployment) refresh(ctx context.Context) error {
 // the resource no longer exists.
 func (d *deployment) refreshOne(ctx context.Context, r *resource.State, p provider.Provider) bool {
 	s := &step{op: OpRefresh, urn: r.URN, old: r, prov: p, logical: true}
-	d.emitStep(StepStarted, s, nil, 0)
 	d.acquire()
+	if d.isCancelled() {
+		d.release()
+		d.skip(s)
+		return false
+	}
+	d.emitStep(StepStarted, s, nil, 0)
 	resp, err := p.Read(context.WithoutCancel(ctx), provider.ReadRequest{URN: r.URN, Name: r.URN.Name(), Type: r.Type, ID: r.ID,
 		Inputs: r.Inputs, Outputs: r.Outputs, Timeout: seconds(r.CustomTimeouts.Read)})
 	d.release()

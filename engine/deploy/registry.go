@@ -80,8 +80,23 @@ func splitInputs(m resource.Map) (resource.Map, string) {
 	return cfg, version
 }
 
-func (r *registry) load(ctx context.Context, pkg, version string) (*instance, error) {
-	p, err := r.host.Load(ctx, pkg, version)
+// load loads a new instance for a provider resource of type typ with the
+// inputs given: their version and the envVarMappings of their "__internal"
+// bag say which provider and how to start it.
+func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
+	_, version := splitInputs(inputs)
+	pkg := resource.ProviderTypePackage(typ)
+	var p provider.Provider
+	var err error
+	if mappings := envVarMappings(inputs); len(mappings) > 0 {
+		eh, ok := r.host.(provider.EnvHost)
+		if !ok {
+			return nil, fmt.Errorf("envVarMappings of a %s provider: this deployment's providers cannot be started with renamed environment variables", pkg)
+		}
+		p, err = eh.LoadWithEnv(ctx, pkg, version, mappings)
+	} else {
+		p, err = r.host.Load(ctx, pkg, version)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,15 +107,35 @@ func (r *registry) load(ctx context.Context, pkg, version string) (*instance, er
 	return inst, nil
 }
 
+// envVarMappings returns the envVarMappings kept in a provider resource's
+// "__internal" bag.
+func envVarMappings(inputs resource.Map) map[string]string {
+	internal := inputs[internalKey]
+	if !internal.IsObject() {
+		return nil
+	}
+	m := internal.ObjectValue()["envVarMappings"]
+	if !m.IsObject() {
+		return nil
+	}
+	mappings := map[string]string{}
+	for k, v := range m.ObjectValue() {
+		if v.IsString() {
+			mappings[k] = v.StringValue()
+		}
+	}
+	return mappings
+}
+
 // check loads a fresh instance for a provider resource and checks its
 // configuration.
 func (r *registry) check(ctx context.Context, urn resource.URN, olds, news resource.Map) (provider.CheckResponse, error) {
-	cfg, version := splitInputs(news)
+	cfg, _ := splitInputs(news)
 	var oldCfg resource.Map
 	if olds != nil {
 		oldCfg, _ = splitInputs(olds)
 	}
-	inst, err := r.load(ctx, resource.ProviderTypePackage(urn.Type()), version)
+	inst, err := r.load(ctx, urn.Type(), news)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -130,8 +165,7 @@ func (r *registry) checkedInstance(ctx context.Context, urn resource.URN, inputs
 	if inst != nil {
 		return inst, nil
 	}
-	_, version := splitInputs(inputs)
-	return r.load(ctx, resource.ProviderTypePackage(urn.Type()), version)
+	return r.load(ctx, urn.Type(), inputs)
 }
 
 // diff runs DiffConfig on the checked instance; when the provider cannot tell,
@@ -236,9 +270,8 @@ func (r *registry) instanceFor(ctx context.Context, ref string) (*instance, erro
 		r.mu.Unlock()
 		return inst, nil
 	}
-	_, version := splitInputs(old.Inputs)
 	r.mu.Unlock()
-	loaded, err := r.load(ctx, resource.ProviderTypePackage(old.Type), version)
+	loaded, err := r.load(ctx, old.Type, old.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +342,7 @@ func defaultProviderName(version, url string) string {
 }
 
 // withInternals adds to a provider resource's inputs the engine-internal
-// options the anchor keeps under "__internal".
+// options Pulumi keeps under "__internal".
 func withInternals(inputs resource.Map, url string, envVars map[string]string) resource.Map {
 	internal := resource.Map{}
 	if url != "" {

@@ -58,9 +58,10 @@ func TestCreateBeforeReplace(t *testing.T) {
 }
 
 func TestDeleteBeforeReplaceWithDependents(t *testing.T) {
-	// The example of seed 000: a is replaced delete-before-create; b depends
-	// on a only through dependsOn, c takes an input from a, d takes an input
-	// from b. Only c must be replaced along with a.
+	// The example of Pulumi's engine design: a is replaced
+	// delete-before-create; b depends on a only through dependsOn, c takes
+	// an input from a, d takes an input from b. Only c must be replaced
+	// along with a.
 	h := newHarness(t)
 	h.provider("pkgA", func(p *fakeProvider) {
 		p.DiffF = func(req provider.DiffRequest) (provider.DiffResponse, error) {

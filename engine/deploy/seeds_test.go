@@ -80,7 +80,7 @@ func TestSeedsAreSecretAndFresh(t *testing.T) {
 	// re-creation after a delete.
 	h.mustUp(prog, func(o *Options) { o.Replaces = []string{string(urnOf("a"))} })
 	replaced := seeds.last(t, "a")
-	h.mustUp(program())
+	h.mustUp(program(), allowEmpty)
 	h.mustUp(prog)
 	recreated := seeds.last(t, "a")
 	equal(t, "generation (the delete derived no seed)", h.snap.Seeds.Generation, int64(3))

@@ -13,7 +13,7 @@ import (
 )
 
 // generate turns a registration into the chain of steps that brings the
-// resource to its goal (seed 000, "Step generation"). A nil chain with no
+// resource to its goal, as Pulumi's step generator does. A nil chain with no
 // error means the resource was not targeted and is not created.
 func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 	urn, new := g.new.URN, g.new
@@ -217,8 +217,8 @@ type diffResult struct {
 	dbr      bool
 }
 
-// diff decides whether a resource is unchanged, updated or replaced (seed 000,
-// "Diffing"): forced replacement first, then provider changes and replacement
+// diff decides whether a resource is unchanged, updated or replaced, in
+// Pulumi's order: forced replacement first, then provider changes and replacement
 // triggers, then the provider's Diff (or the engine's own input diff when the
 // provider cannot tell), then replaceOnChanges.
 func (d *deployment) diff(ctx context.Context, g *goal, old, new *resource.State, prov provider.Provider) (diffResult, error) {
@@ -399,7 +399,7 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 	}
 	if new.Custom {
 		// Check again without the old inputs, so the replacement does not
-		// reuse values generated for the original (seed 000).
+		// reuse values generated for the original, as in Pulumi.
 		checked, err := d.check(ctx, prov, new, nil, goalInputs)
 		if err != nil {
 			return nil, err
@@ -436,8 +436,8 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 }
 
 // dependentReplacements computes the resources that must be deleted before
-// root is deleted for a delete-before-replace (seed 000, "Dependent
-// replacements"): the transitive dependents of root in the base snapshot,
+// root is deleted for a delete-before-replace (Pulumi's dependent
+// replacements): the transitive dependents of root in the base snapshot,
 // keeping only those whose inputs from a replaced resource force their own
 // replacement, as the provider's Diff says when those inputs are unknown. The
 // result is in reverse topological order.

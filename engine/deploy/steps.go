@@ -41,15 +41,12 @@ type stepResult struct {
 	stables []string
 }
 
-// execute runs a chain of steps in order (seed 000, "Step execution"). Each
-// step that calls a provider takes a worker slot; the chain stops at the
-// first failure.
+// execute runs a chain of steps in order, as Pulumi's step executor does; the
+// chain stops at the first failure, or at a step skipped because the
+// deployment was cancelled.
 func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, error) {
 	var res stepResult
 	for _, s := range chain {
-		if s.op != OpSame && s.op != OpReplace && d.isCancelled() {
-			return res, ErrCancelled
-		}
 		r, err := d.run(ctx, s)
 		if err != nil {
 			return res, err
@@ -61,8 +58,20 @@ func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, er
 	return res, nil
 }
 
-// run runs one step, reporting it as it starts and ends.
+// run runs one step, reporting it as it starts and ends. A step that calls a
+// provider first takes a worker slot, held until it ends, so that no more
+// operations are in flight (or pending) at once than there are workers. A
+// step that would change something is skipped, and reported so, once the
+// deployment is cancelled.
 func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
+	if s.callsProvider() {
+		d.acquire()
+		defer d.release()
+	}
+	if s.op != OpSame && s.op != OpReplace && d.isCancelled() {
+		d.skip(s)
+		return stepResult{}, ErrCancelled
+	}
 	started := time.Now()
 	d.emitStep(StepStarted, s, nil, 0)
 	r, err := d.apply(context.WithoutCancel(ctx), s)
@@ -76,6 +85,9 @@ func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
 	d.emitStep(StepDone, s, nil, time.Since(started))
 	return r, nil
 }
+
+// skip reports a step that never started.
+func (d *deployment) skip(s *step) { d.emitStep(StepSkipped, s, nil, 0) }
 
 func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
 	d.learn(s.old)
@@ -108,29 +120,19 @@ func (s *step) pendingReplaceOnly() bool {
 }
 
 // begin waits for the stack's secrets to be verified if the step changes
-// something, takes a worker slot for a step that calls a provider, then
-// journals that its operation is about to start. The caller holds the slot until the
-// step has ended and then calls done, so no more operations are pending at
-// once than there are workers.
-func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, done func(), err error) {
-	id, done = d.journal.newOperationID(), func() {}
+// something, then journals that a step that calls a provider is about to
+// start its operation; until the step ends, the operation is pending.
+func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.State) (id int64, err error) {
+	id = d.journal.newOperationID()
 	if !d.opts.DryRun && mutates(typ) {
 		if err := d.secretsVerified(); err != nil {
-			return id, done, err
+			return id, err
 		}
 	}
-	if !s.callsProvider() {
-		return id, done, nil
+	if !s.callsProvider() || d.opts.DryRun {
+		return id, nil
 	}
-	d.acquire()
-	if !d.opts.DryRun {
-		err = d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
-	}
-	if err != nil {
-		d.release()
-		return id, done, err
-	}
-	return id, d.release, nil
+	return id, d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryBegin, OperationID: id, Operation: &resource.Operation{Resource: st, Type: typ}})
 }
 
 // end journals the step's outcome (in memory only, during a preview).
@@ -193,30 +195,29 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 
 func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
-	id, done, err := d.begin(s, resource.OpCreating, n)
+	id, err := d.begin(s, resource.OpCreating, n)
 	if err != nil {
 		return stepResult{}, err
 	}
-	defer done()
 	n.Created, n.Modified = now(), nil
 	var initErr *provider.InitError
 	switch {
 	case resource.IsProviderType(n.Type):
 		pid, err := d.reg.create(ctx, n.URN, n.Inputs)
 		if err != nil {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		n.ID, n.Outputs = pid, n.Inputs
 	case n.Custom:
 		resp, err := s.prov.Create(ctx, provider.CreateRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, Inputs: n.Inputs,
 			Timeout: seconds(n.CustomTimeouts.Create), Preview: d.opts.DryRun})
 		if err != nil && !errors.As(err, &initErr) {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		if initErr != nil {
 			resp = provider.CreateResponse{ID: initErr.ID, Outputs: initErr.Outputs}
 			if resp.ID == "" {
-				return stepResult{}, d.failed_(id, err)
+				return stepResult{}, d.endFailed(id, err)
 			}
 			n.InitErrors = initErr.Reasons
 		}
@@ -224,7 +225,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 		if d.opts.DryRun {
 			n.ID = resource.UnknownID
 		} else if n.ID == "" {
-			return stepResult{}, d.failed_(id, fmt.Errorf("the provider created the resource but returned no ID"))
+			return stepResult{}, d.endFailed(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
 		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 		d.learnOutputs(n)
@@ -250,10 +251,14 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	return stepResult{state: n, opID: id}, nil
 }
 
-// failed_ journals a failed operation and returns err. An operation whose
+// endFailed journals a failed operation and returns err. An operation whose
 // outcome is unknown is not ended: it stays pending, as after a crash, so
-// the next refresh can find out what exists.
-func (d *deployment) failed_(id int64, err error) error {
+// the next refresh can find out what exists. So does one that failed after
+// its provider was told to stop it.
+func (d *deployment) endFailed(id int64, err error) error {
+	if d.isTerminated() {
+		return fmt.Errorf("interrupted, so left pending; run `cairn refresh` to find out what exists: %w", err)
+	}
 	if errors.Is(err, provider.ErrOutcomeUnknown) {
 		return err
 	}
@@ -266,11 +271,10 @@ func (d *deployment) failed_(id int64, err error) error {
 func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
 	n.ID, n.Created, n.Modified = s.old.ID, s.old.Created, now()
-	id, done, err := d.begin(s, resource.OpUpdating, s.old)
+	id, err := d.begin(s, resource.OpUpdating, s.old)
 	if err != nil {
 		return stepResult{}, err
 	}
-	defer done()
 	var initErr *provider.InitError
 	switch {
 	case resource.IsProviderType(n.Type):
@@ -279,7 +283,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			err = d.reg.configure(ctx, inst, n.URN, n.ID, n.Inputs)
 		}
 		if err != nil {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		n.Outputs = n.Inputs
 	case n.Custom:
@@ -287,7 +291,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 			OldInputs: s.old.Inputs, OldOutputs: s.old.Outputs, News: n.Inputs, Timeout: seconds(n.CustomTimeouts.Update),
 			IgnoreChanges: n.IgnoreChanges, Preview: d.opts.DryRun})
 		if err != nil && !errors.As(err, &initErr) {
-			return stepResult{}, d.failed_(id, err)
+			return stepResult{}, d.endFailed(id, err)
 		}
 		if initErr != nil {
 			resp.Outputs = initErr.Outputs
@@ -312,16 +316,15 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 
 func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 	o := s.old
-	id, done, err := d.begin(s, resource.OpDeleting, o)
+	id, err := d.begin(s, resource.OpDeleting, o)
 	if err != nil {
 		return err
 	}
-	defer done()
 	if s.callsProvider() && o.Custom && !d.opts.DryRun {
 		err := s.prov.Delete(ctx, provider.DeleteRequest{URN: o.URN, Name: o.URN.Name(), Type: o.Type, ID: o.ID,
 			Inputs: o.Inputs, Outputs: o.Outputs, Timeout: seconds(o.CustomTimeouts.Delete)})
 		if err != nil {
-			return d.failed_(id, err)
+			return d.endFailed(id, err)
 		}
 	}
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id}
@@ -335,18 +338,17 @@ func (d *deployment) applyDelete(ctx context.Context, s *step) error {
 
 func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
-	id, done, err := d.begin(s, resource.OpReading, n)
+	id, err := d.begin(s, resource.OpReading, n)
 	if err != nil {
 		return stepResult{}, err
 	}
-	defer done()
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID, Inputs: n.Inputs,
 		Timeout: seconds(n.CustomTimeouts.Read)})
 	if err != nil {
-		return stepResult{}, d.failed_(id, err)
+		return stepResult{}, d.endFailed(id, err)
 	}
 	if resp.ID == "" {
-		return stepResult{}, d.failed_(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
 	}
 	n.ID, n.Outputs = resp.ID, secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
 	if s.old != nil {
@@ -362,22 +364,21 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 
 // applyImport reads an existing resource by ID and adopts it: Read, then
 // Check the program's inputs against what was read, then Diff; a difference
-// fails the import (the anchor's rule), so that nothing is silently changed.
+// fails the import (Pulumi's rule), so that nothing is silently changed.
 func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, error) {
 	n := s.new.Copy()
 	n.ID = n.ImportID
-	id, done, err := d.begin(s, resource.OpImporting, n)
+	id, err := d.begin(s, resource.OpImporting, n)
 	if err != nil {
 		return stepResult{}, err
 	}
-	defer done()
 	resp, err := s.prov.Read(ctx, provider.ReadRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ImportID,
 		Timeout: seconds(n.CustomTimeouts.Read)})
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing %s: %w", n.ImportID, err))
 	}
 	if resp.ID == "" {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: no %s with ID %q exists", n.Type, n.ImportID))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: no %s with ID %q exists", n.Type, n.ImportID))
 	}
 	n.ID = resp.ID
 	n.Created = now()
@@ -392,13 +393,13 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 	}
 	checked, err := d.checkInSlot(ctx, s.prov, n, read, goal)
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: %w", err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: %w", err))
 	}
 	n.Inputs = checked
 	diff, err := s.prov.Diff(ctx, provider.DiffRequest{URN: n.URN, Name: n.URN.Name(), Type: n.Type, ID: n.ID,
 		OldInputs: read, OldOutputs: resp.Outputs, News: checked, IgnoreChanges: n.IgnoreChanges})
 	if err != nil {
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing: diffing: %w", err))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing: diffing: %w", err))
 	}
 	if diff.Changes == provider.DiffUnknown {
 		_, changed := resource.DiffMaps(read, checked)
@@ -412,7 +413,7 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 		if len(keys) == 0 {
 			keys = topLevelKeys(diff.DetailedDiff)
 		}
-		return stepResult{}, d.failed_(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
+		return stepResult{}, d.endFailed(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
 	}
 	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}

@@ -1,8 +1,10 @@
 package deploy
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -130,3 +132,28 @@ func isInfrastructure(urn resource.URN) bool {
 
 // mustReplace reports whether --replace names the resource.
 func (t *targeting) mustReplace(urn resource.URN) bool { return matchAny(t.replaces, urn) }
+
+// unmatchedPatterns names each --target, --exclude and --replace pattern
+// that matches none of the URNs (every resource an operation saw), which
+// Pulumi treats as an error too: it is most likely a typo.
+func unmatchedPatterns(o *Options, urns []resource.URN) error {
+	var msgs []string
+	for _, g := range []struct {
+		flag  string
+		globs []string
+	}{{"--target", o.Targets}, {"--exclude", o.Excludes}, {"--replace", o.Replaces}} {
+		res, err := compileGlobs(g.globs)
+		if err != nil {
+			return err
+		}
+		for i, re := range res {
+			if !slices.ContainsFunc(urns, func(u resource.URN) bool { return re.MatchString(string(u)) }) {
+				msgs = append(msgs, fmt.Sprintf("%s %s matches no resource of the stack or its program", g.flag, g.globs[i]))
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}

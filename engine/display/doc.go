@@ -1,6 +1,6 @@
 // Package display turns the events of a deployment into what people and
 // tools read: progress, diffs, diagnostics and a summary on a terminal or in
-// a log, the anchor's `preview --json` document, a Markdown comment for a
+// a log, Pulumi's `preview --json` document, a Markdown comment for a
 // pull request, and the dependency graph of a stack in DOT or Mermaid.
 //
 // A Display is the deploy.Options.Events sink. Its output mode is chosen by

@@ -12,7 +12,7 @@ import (
 )
 
 // PreviewDigest is the JSON document `preview --json` and `up --json`
-// print, with the field names of the anchor's preview digest.
+// print, with the field names of Pulumi's preview digest.
 type PreviewDigest struct {
 	// Config is the stack configuration, secrets blinded.
 	Config map[string]string `json:"config,omitempty"`
@@ -48,7 +48,7 @@ type PropertyDiff struct {
 	InputDiff bool   `json:"inputDiff"`
 }
 
-// PreviewDiagnostic is one diagnostic of a PreviewDigest. As in the anchor,
+// PreviewDiagnostic is one diagnostic of a PreviewDigest. As in Pulumi,
 // the message begins with its severity ("error: ") for warnings and errors
 // and ends with a newline.
 type PreviewDiagnostic struct {
@@ -123,7 +123,7 @@ func (r *run) digestConfig() map[string]string {
 }
 
 // jsonState encodes a state for the digest; a state that cannot be
-// encoded is left out, as the anchor does.
+// encoded is left out, as Pulumi does.
 func (r *run) jsonState(s *resource.State) *state.ResourceV3 {
 	if s == nil {
 		return nil

@@ -21,7 +21,7 @@ func TestJSONGolden(t *testing.T) {
 	}
 }
 
-// TestJSONShape checks the document against the anchor's field names.
+// TestJSONShape checks the document against Pulumi's field names.
 func TestJSONShape(t *testing.T) {
 	out := renderEvents(t, Options{JSON: true, Operation: OperationPreview}, fxPreview())
 	var doc map[string]any

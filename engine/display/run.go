@@ -36,6 +36,7 @@ type row struct {
 	elapsed  time.Duration
 	done     bool
 	failed   bool
+	skipped  bool // its step never started
 	step     *stepRecord
 	progress string // the latest ephemeral message, shown while a step runs
 }
@@ -92,6 +93,10 @@ func (r *run) step(e deploy.StepEvent) {
 	}
 	if e.Logical || w.op == "" {
 		w.op, w.outcome = rowOp(e.Op), rowOp(e.Op)
+	}
+	if e.Phase == deploy.StepSkipped {
+		w.skipped = true // not a step that ran, so not among the steps
+		return
 	}
 	if e.Logical {
 		if e.Phase == deploy.StepStarted || w.step == nil || w.step.event.Op != e.Op {

@@ -12,7 +12,8 @@ import (
 
 // stepStatus is the status text of one step event: "creating…" when it
 // starts, "created (0.4s)" when done ("create" in a preview, "unchanged"
-// for a same), "creating failed" when it fails.
+// for a same), "creating failed" when it fails, "create skipped" when it
+// never started.
 func stepStatus(e *deploy.StepEvent) string {
 	s := styleOf(e.Op)
 	switch e.Phase {
@@ -20,6 +21,8 @@ func stepStatus(e *deploy.StepEvent) string {
 		return s.doing + "…"
 	case deploy.StepFailed:
 		return s.doing + " failed"
+	case deploy.StepSkipped:
+		return s.preview + " skipped"
 	}
 	if e.Preview || e.Op == deploy.OpSame {
 		return s.preview

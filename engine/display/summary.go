@@ -58,6 +58,17 @@ func (r *run) counts() map[deploy.Op]int {
 	return out
 }
 
+// skipped counts the resources whose step never started.
+func (r *run) skipped() int {
+	n := 0
+	for _, w := range r.order {
+		if w.skipped {
+			n++
+		}
+	}
+	return n
+}
+
 // countOrder returns the operations of counts in summary order: the known
 // ones first, then the others by name, same last.
 func countOrder(counts map[deploy.Op]int) []deploy.Op {
@@ -102,6 +113,9 @@ func (r *run) summaryLines(p painter) string {
 	var parts []string
 	for _, op := range countOrder(counts) {
 		parts = append(parts, p.paint(styleOf(op).color, r.countText(op, counts[op])))
+	}
+	if n := r.skipped(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", n))
 	}
 	text := "no changes"
 	if len(parts) > 0 {

@@ -129,6 +129,8 @@ func (r *run) rowStatus(w *row, now time.Time) string {
 	switch {
 	case w.failed:
 		return styleOf(w.op).doing + " failed"
+	case w.skipped:
+		return s.preview + " skipped"
 	case w.active != "":
 		elapsed := w.elapsed + now.Sub(w.since)
 		frame := spinnerFrames[int(now.Sub(r.start)/repaintInterval)%len(spinnerFrames)]

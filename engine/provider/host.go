@@ -15,6 +15,15 @@ type Host interface {
 	Load(ctx context.Context, pkg, version string) (Provider, error)
 }
 
+// EnvHost is a Host that can start a provider with environment variables
+// renamed, as Pulumi's envVarMappings resource option asks: for each entry,
+// when the variable named by the key is set, the provider sees its value
+// under the name of the value.
+type EnvHost interface {
+	Host
+	LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (Provider, error)
+}
+
 // Factory makes instances of one provider implementation.
 type Factory struct {
 	Pkg     string

@@ -22,7 +22,7 @@ const (
 	// base64 of its bytes}.
 	ByteStringSig = "803fd3297a5875dc03ca845dda5d2a98"
 	// FloatSig marks a number JSON cannot hold (NaN, ±Inf): {sig, "value":
-	// the 16 hex digits of its IEEE 754 bits}. It is Cairn's: the anchor
+	// the 16 hex digits of its IEEE 754 bits}. It is Cairn's: Pulumi
 	// has none and cannot store such numbers.
 	FloatSig = "8ad145fe-0d11-4827-bfd7-1abcbf086f5c"
 )
@@ -41,6 +41,9 @@ type EncodeOptions struct {
 	// KeepOutputValues writes outputs as output objects; otherwise as their
 	// element, an unknown, or a secret.
 	KeepOutputValues bool
+	// RefNames writes a reference's name and type, read from its URN, beside
+	// the URN, as Pulumi's wire protocol does (its state does not).
+	RefNames bool
 	// SkipNulls leaves null properties out of objects.
 	SkipNulls bool
 	// EncryptSecret, when set, writes a secret's element as the object it
@@ -56,7 +59,7 @@ type EncodeOptions struct {
 }
 
 // Encode converts v into JSON-shaped Go data (nil, bool, float64, string,
-// []any, map[string]any) using the anchor's signatures.
+// []any, map[string]any) using Pulumi's signatures.
 func Encode(v Value, o EncodeOptions) (any, error) {
 	switch x := v.v.(type) {
 	case nil, bool:
@@ -96,6 +99,9 @@ func Encode(v Value, o EncodeOptions) (any, error) {
 			return Encode(x.ID, o)
 		}
 		m := map[string]any{SigKey: ResourceRefSig, "urn": string(x.URN)}
+		if o.RefNames && x.URN.IsValid() {
+			m["name"], m["type"] = x.URN.Name(), x.URN.Type()
+		}
 		if !x.ID.IsNull() {
 			id, err := Encode(x.ID, o)
 			if err != nil {
@@ -232,7 +238,7 @@ var unknownSentinels = map[string]bool{
 	"dd056dcd-154b-4c76-9bd3-c8f88648b5ff": true, // object
 }
 
-// Decode converts JSON-shaped Go data written with the anchor's signatures
+// Decode converts JSON-shaped Go data written with Pulumi's signatures
 // back into a Value. Integers of any Go type are accepted as numbers.
 func Decode(x any, o DecodeOptions) (Value, error) {
 	switch x := x.(type) {

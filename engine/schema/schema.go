@@ -138,7 +138,7 @@ func (p *Package) FunctionTokens() []string {
 
 // ResolveType finds the resource whose token is tok or one of its short
 // forms: "pkg:Name" for "pkg:index/name:Name", "pkg:mod:Name" for
-// "pkg:mod/name:Name", matched without regard to case as the anchor does. It
+// "pkg:mod/name:Name", matched without regard to case as Pulumi does. It
 // returns the canonical token.
 func (p *Package) ResolveType(tok string) (string, *Resource, bool) {
 	if r, ok := p.Resources[tok]; ok {

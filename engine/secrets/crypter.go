@@ -14,7 +14,7 @@ import (
 // ciphertextVersion prefixes every ciphertext this package writes.
 const ciphertextVersion = "v1"
 
-// nonceBytes is the size of an AES-GCM nonce in the anchor's format.
+// nonceBytes is the size of an AES-GCM nonce in Pulumi's format.
 const nonceBytes = 12
 
 // crypter seals values with AES-256-GCM under one key and writes them as

@@ -2,7 +2,7 @@
 // Pulumi.<stack>.yaml, and secret inputs and outputs in the state, its journal,
 // its backups and its exports.
 //
-// The passphrase manager follows the anchor's format exactly, so a stack
+// The passphrase manager follows Pulumi's format exactly, so a stack
 // configuration file or a state written by `pulumi` with a passphrase decrypts
 // here with the same passphrase, and the reverse. Its key is derived once per
 // manager, in the background (PBKDF2-HMAC-SHA256, 1,000,000 iterations, from the passphrase and the

@@ -15,7 +15,7 @@ import (
 // PassphraseType is the secrets_providers.type of the passphrase manager.
 const PassphraseType = "passphrase"
 
-// The anchor's key derivation and passphrase check.
+// Pulumi's key derivation and passphrase check.
 const (
 	kdfIterations = 1_000_000
 	saltBytes     = 8

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -8,44 +10,49 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/secrets/anchortest"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
 )
 
 const passphrase = "correct horse battery staple"
 
-// anchorStack is a stack config as the anchor would write it, built with
-// the anchor's documented algorithm: its encryptionsalt and one `secure:`
-// value.
-type anchorStack struct {
-	key    *anchortest.Key
-	salt   string
-	secure string
+// stackFixture is a stack config as Pulumi writes it, made with the Pulumi
+// SDK's passphrase crypter: its encryptionsalt ("v1:<base64 salt>:" and the
+// word "pulumi" encrypted) and one `secure:` value.
+type stackFixture struct {
+	crypter config.Crypter
+	salt    string
+	secure  string
 	// manager is NewPassphraseManager(passphrase, salt).
 	manager *PassphraseManager
 	err     error
 }
 
 var (
-	anchorOnce  sync.Once
-	anchorValue anchorStack
+	fixtureOnce sync.Once
+	fixture     stackFixture
 )
 
 // pulumiStack returns the fixture, derived once for all tests (the key
 // derivation is deliberately slow).
-func pulumiStack() anchorStack {
-	anchorOnce.Do(func() {
-		k := anchortest.NewKey(passphrase, []byte("saltsalt"))
-		anchorValue = anchorStack{
-			key:    k,
-			salt:   k.EncryptionSalt([]byte("nonce-check!")),
-			secure: k.Seal([]byte("nonce-value!"), "hunter2"),
+func pulumiStack() stackFixture {
+	fixtureOnce.Do(func() {
+		salt := []byte("saltsalt")
+		c := config.NewSymmetricCrypterFromPassphrase(passphrase, salt)
+		check, err := c.EncryptValue(context.Background(), "pulumi")
+		if err != nil {
+			fixture.err = err
+			return
 		}
-		anchorValue.manager, anchorValue.err = NewPassphraseManager(passphrase, anchorValue.salt)
+		fixture = stackFixture{crypter: c, salt: "v1:" + base64.StdEncoding.EncodeToString(salt) + ":" + check}
+		if fixture.secure, fixture.err = c.EncryptValue(context.Background(), "hunter2"); fixture.err != nil {
+			return
+		}
+		fixture.manager, fixture.err = NewPassphraseManager(passphrase, fixture.salt)
 	})
-	return anchorValue
+	return fixture
 }
 
-func TestPassphraseReadsAnchorConfig(t *testing.T) {
+func TestPassphraseReadsPulumiConfig(t *testing.T) {
 	fx := pulumiStack()
 	// Pulumi.dev.yaml:
 	//   encryptionsalt: <fx.salt>
@@ -58,16 +65,16 @@ func TestPassphraseReadsAnchorConfig(t *testing.T) {
 	}
 	got, err := m.Decrypt(fx.secure)
 	if err != nil || got != "hunter2" {
-		t.Fatalf("Decrypt(anchor value) = %q, %v; want \"hunter2\"", got, err)
+		t.Fatalf("Decrypt(Pulumi value) = %q, %v; want \"hunter2\"", got, err)
 	}
 
-	// The reverse: what Cairn writes, the anchor's algorithm reads.
+	// The reverse: what Cairn writes, Pulumi's crypter reads.
 	ciphertext, err := m.Encrypt("new secret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := fx.key.Open(ciphertext); err != nil || got != "new secret" {
-		t.Fatalf("anchor Open(Cairn value) = %q, %v; want \"new secret\"", got, err)
+	if got, err := fx.crypter.DecryptValue(context.Background(), ciphertext); err != nil || got != "new secret" {
+		t.Fatalf("Pulumi's DecryptValue(Cairn value) = %q, %v; want \"new secret\"", got, err)
 	}
 
 	if got, want := m.Salt(), fx.salt; got != want {

@@ -39,8 +39,8 @@ func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
 	return b
 }
 
-// KeepPendingCreates keeps only the base snapshot's pending creates, as the
-// anchor does: other kinds are resolved by the operation that follows them.
+// KeepPendingCreates keeps only the base snapshot's pending creates, as
+// Pulumi does: other kinds are resolved by the operation that follows them.
 func KeepPendingCreates(op resource.Operation) bool { return op.Type == resource.OpCreating }
 
 func (b *Builder) baseAt(i int) *resource.State {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Deployment schema versions, as the anchor numbers them.
+// Deployment schema versions, as Pulumi numbers them.
 const (
 	// DeploymentVersion is the version written when the deployment uses no
 	// feature that needs declaring.
@@ -92,7 +92,7 @@ type OperationV2 struct {
 	Type     string     `json:"type"`
 }
 
-// ResourceV3 is one resource's state, with the anchor's JSON names. Property
+// ResourceV3 is one resource's state, with Pulumi's JSON names. Property
 // maps hold values in their signature form, secrets encrypted.
 type ResourceV3 struct {
 	URN                     string              `json:"urn"`

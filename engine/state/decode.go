@@ -12,7 +12,7 @@ import (
 )
 
 // Decoder reads engine state written in the checkpoint format, by Cairn or
-// by the anchor. Decoding rewrites the JSON data it is given in place.
+// by Pulumi. Decoding rewrites the JSON data it is given in place.
 type Decoder struct {
 	secrets secrets.Manager
 }

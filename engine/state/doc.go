@@ -1,16 +1,16 @@
-// Package state reads and writes engine state in the anchor's checkpoint
+// Package state reads and writes engine state in Pulumi's checkpoint
 // format: the stored VersionedCheckpoint (deployment version 3, or 4 with a
 // features list when a resource needs one), the UntypedDeployment that
 // `stack export` prints and `stack import` reads, and the journal entries a
 // backend appends while an operation runs.
 //
-// Field names and value encodings are the anchor's, so a state exported by
+// Field names and value encodings are Pulumi's, so a state exported by
 // `pulumi stack export` imports into Cairn and the reverse: secrets are
 // {sig, ciphertext} around the encrypted JSON text of their element (secrets
 // nested in it are marked but not encrypted again), or {sig, plaintext} when
 // secrets are shown; assets, archives and resource references carry their
 // signatures; unknowns are the unknown sentinel; outputs are stored as what
-// they resolve to; NaN, ±Inf and strings that are not UTF-8 use the anchor's
+// they resolve to; NaN, ±Inf and strings that are not UTF-8 use Pulumi's
 // float and byte-string signatures. Readers refuse deployment versions and
 // features they do not know, with an error that names them.
 //

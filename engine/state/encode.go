@@ -99,7 +99,7 @@ func (e *Encoder) UntypedDeployment(snap *snapshot.Snapshot) (*UntypedDeployment
 }
 
 // Checkpoint encodes a snapshot in the stored form, as JSON indented like
-// the anchor's DIY files. A nil snapshot gives a checkpoint with no
+// Pulumi's DIY files. A nil snapshot gives a checkpoint with no
 // deployment, a stack that has never been operated on.
 func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, error) {
 	chk := CheckpointV3{Stack: stack}
@@ -221,7 +221,7 @@ func encodeResource(r *resource.State, values *valueEncoder) (ResourceV3, error)
 	return sr, nil
 }
 
-// encodePaths writes property paths element by element, as the anchor
+// encodePaths writes property paths element by element, as Pulumi
 // stores them.
 func encodePaths(paths []string) ([][]any, error) {
 	var out [][]any

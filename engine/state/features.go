@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Features a deployment may declare, named as the anchor names them.
+// Features a deployment may declare, named as Pulumi names them.
 const (
 	featureRefreshBeforeUpdate = "refreshBeforeUpdate"
 	featureTaint               = "taint"
@@ -16,7 +16,7 @@ const (
 	featureByteString          = "byteString"
 )
 
-// supportedFeatures are the features Cairn reads and writes. The anchor
+// supportedFeatures are the features Cairn reads and writes. Pulumi
 // knows others (views, hooks, snippets-prototype, extensionParameterization)
 // whose data Cairn would lose, so it refuses them.
 var supportedFeatures = map[string]bool{

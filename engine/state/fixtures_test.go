@@ -13,7 +13,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// b64Manager is the anchor's test secrets provider "b64": ciphertexts are
+// b64Manager is Pulumi's test secrets provider "b64": ciphertexts are
 // the base64 of the plaintext, so golden files are stable.
 type b64Manager struct{}
 

@@ -12,7 +12,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// SeedsV1 is the stored form of snapshot.Seeds, Cairn's own (the anchor
+// SeedsV1 is the stored form of snapshot.Seeds, Cairn's own (Pulumi
 // ignores it): the key as a secret value, so it is encrypted like any other,
 // and the generation.
 type SeedsV1 struct {

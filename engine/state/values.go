@@ -13,7 +13,7 @@ import (
 var errNoSecretsManager = errors.New("the stack holds secret values but no secrets manager was given; " +
 	"set CAIRN_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE) so secrets can be encrypted")
 
-// valueEncoder writes property values in the state's form: the anchor's
+// valueEncoder writes property values in the state's form: Pulumi's
 // signatures, unknowns as the unknown sentinel, outputs resolved, and each
 // secret sealed as {sig, ciphertext} (or {sig, plaintext} when showing
 // secrets) around the JSON text of its element.
@@ -61,7 +61,7 @@ func (e *valueEncoder) seal(element resource.Value) (map[string]any, error) {
 }
 
 // mark writes a secret nested in another secret's element: it keeps its
-// mark, but as the anchor does it is not encrypted again, its "ciphertext"
+// mark, but as Pulumi does it is not encrypted again, its "ciphertext"
 // being its JSON text.
 func (e *valueEncoder) mark(element resource.Value) (map[string]any, error) {
 	text, err := e.secretText(element)
@@ -88,8 +88,8 @@ func (e *valueEncoder) secretText(element resource.Value) (string, error) {
 	return string(data), nil
 }
 
-// valueDecoder reads property values written by valueEncoder (or by the
-// anchor).
+// valueDecoder reads property values written by valueEncoder (or by
+// Pulumi).
 type valueDecoder struct {
 	decrypt func(string) (string, error) // nil: a ciphertext is an error
 	// nested is set inside a secret's element, whose own secrets were not

@@ -48,7 +48,7 @@ func TestValueRoundTrip(t *testing.T) {
 	}
 }
 
-// Outputs are stored as what they resolve to, as the anchor stores them.
+// Outputs are stored as what they resolve to, as Pulumi stores them.
 func TestOutputValuesResolve(t *testing.T) {
 	tests := []struct {
 		name string
@@ -68,7 +68,7 @@ func TestOutputValuesResolve(t *testing.T) {
 	}
 }
 
-// The stored forms of the special values are the anchor's.
+// The stored forms of the special values are Pulumi's.
 func TestValueEncodings(t *testing.T) {
 	sig := resource.SigKey
 	tests := []struct {

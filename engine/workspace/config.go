@@ -13,7 +13,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Crypter encrypts and decrypts configuration values in the anchor's
+// Crypter encrypts and decrypts configuration values in Pulumi's
 // ciphertext format ("v1:<nonce>:<ciphertext>" for passphrase stacks).
 type Crypter interface {
 	Encrypt(plaintext string) (string, error)
@@ -66,7 +66,7 @@ func ReadStackConfig(path string) (*StackConfig, error) {
 	}
 	var f stackFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateYAMLError(path, data, err)
 	}
 	c.SecretsProvider, c.EncryptedKey, c.EncryptionSalt, c.Environment = f.SecretsProvider, f.EncryptedKey, f.EncryptionSalt, f.Environment
 	for k, v := range f.Config {

@@ -1,6 +1,6 @@
 // Package workspace reads and writes the files a user keeps beside a program:
 // the project file Pulumi.yaml and the stack configuration files
-// Pulumi.<stack>.yaml, in the anchor's formats so existing projects work
+// Pulumi.<stack>.yaml, in Pulumi's formats so existing projects work
 // unchanged, plus the per-project record of the selected stack.
 //
 //	proj, err := workspace.LoadProject(dir)
@@ -105,7 +105,7 @@ func ReadProject(path string) (*Project, error) {
 	}
 	var f projectFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateYAMLError(path, data, err)
 	}
 	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main, Plugins: f.Plugins, Options: f.Options,
 		Path: path, Dir: filepath.Dir(path)}

@@ -29,7 +29,8 @@
 //
 //	prog, diags := langhcl.Load(dir, langhcl.Options{Schemas: eval.ProviderSchemas(host), Project: project.Name})
 //	if diags.HasErrors() {
-//		hcl.NewDiagnosticTextWriter(os.Stderr, prog.Files, 78, true).WriteDiagnostics(diags)
+//		w := &eval.DiagnosticWriter{Files: prog.Files, Width: 78, Color: true}
+//		w.WriteDiagnostics(os.Stderr, diags)
 //		return
 //	}
 //	res, err := deploy.Update(ctx, deploy.Options{Program: prog, ...}, base)

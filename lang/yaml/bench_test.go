@@ -9,9 +9,11 @@ import (
 )
 
 // BenchmarkLoad loads projects of n resources, without schemas: the cost of
-// reading and building the program, which should grow linearly with n.
+// reading and building the program, which should grow linearly with n. At
+// 100,000 resources the document has 1,200,000 nodes, six times what the
+// alias guard allowed when it counted every node.
 func BenchmarkLoad(b *testing.B) {
-	for _, n := range []int{1_000, 10_000} {
+	for _, n := range []int{1_000, 10_000, 100_000} {
 		dir := b.TempDir()
 		var src strings.Builder
 		src.WriteString("name: bench\nruntime: yaml\nresources:\n")

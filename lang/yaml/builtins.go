@@ -1,9 +1,9 @@
 package yaml
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -91,13 +91,17 @@ func (p *parser) builtin(n *node, kv pair) hclsyntax.Expression {
 	if invokeShorthand.MatchString(name) {
 		return p.invokeCall(c, &hclsyntax.LiteralValueExpr{Val: cty.StringVal(name), SrcRange: kv.key.rng}, p.expr(kv.value), nil)
 	}
-	names := make([]string, 0, len(builtins))
-	for _, b := range builtins {
-		names = append(names, "fn::"+b.name)
+	lower, names := make([]string, 0, len(builtins)), make([]string, 0, len(builtins))
+	for l, b := range builtins {
+		lower, names = append(lower, l), append(names, "fn::"+b.name)
 	}
-	sort.Strings(names)
-	p.warnf(kv.key.rng, "Unknown builtin", "%s is not a builtin, so this mapping is a plain object.%s", key, eval.DidYouMean(key, names))
-	return nil
+	hint := ""
+	if s := eval.Suggest(strings.ToLower(name), lower); s != "" {
+		hint = fmt.Sprintf(" Did you mean %q?", "fn::"+builtins[s].name)
+	}
+	p.errorf(kv.key.rng, "Unknown builtin", "%s is not a builtin.%s A mapping whose only key starts with fn:: calls a builtin (%s) or a provider function (fn::<package>:<module>:<function>).",
+		key, hint, eval.List(names, 3))
+	return &hclsyntax.LiteralValueExpr{Val: cty.DynamicVal, SrcRange: n.rng}
 }
 
 // callExpr calls a library function with the arguments of a builtin.

@@ -12,12 +12,12 @@
 // anchors, aliases and merge keys.
 //
 // Every node keeps its source range, so diagnostics name the file, line and
-// column, and render with hcl.NewDiagnosticTextWriter like HCL's:
+// column, and render with eval.DiagnosticWriter like HCL's:
 //
 //	prog, diags := yaml.Load(dir, yaml.Options{Schemas: eval.ProviderSchemas(host)})
 //	if diags.HasErrors() {
-//		wr := hcl.NewDiagnosticTextWriter(os.Stderr, prog.Files, 78, true)
-//		wr.WriteDiagnostics(diags)
+//		w := &eval.DiagnosticWriter{Files: prog.Files, Width: 78, Color: true}
+//		w.WriteDiagnostics(os.Stderr, diags)
 //		return
 //	}
 //	res, err := deploy.Update(ctx, deploy.Options{Program: prog, ...}, base)

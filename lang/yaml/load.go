@@ -47,13 +47,14 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	}
 	program := projRoot
 	if mainFile := l.first(mainDir, "Main.yaml", "Main.yml", "Main.json"); mainFile != "" {
+		l.p.topLevel(projRoot, projectFileKeys)
 		program = l.read(mainFile)
 	}
-	l.p.document(program, false)
+	l.p.document(program, projectFileKeys)
 	extra, _ := filepath.Glob(filepath.Join(mainDir, "*.cairn.yaml"))
 	sort.Strings(extra)
 	for _, f := range extra {
-		l.p.document(l.read(f), true)
+		l.p.document(l.read(f), programKeys)
 	}
 	return l.program(meta, mainDir, opts)
 }
@@ -68,7 +69,7 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 	}
 	l := &loader{dir: dir, files: map[string]*hcl.File{}}
 	root := l.parse(filename, src)
-	l.p.document(root, false)
+	l.p.document(root, projectFileKeys)
 	return l.program(metadata(root), dir, opts)
 }
 

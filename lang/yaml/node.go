@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	yaml "gopkg.in/yaml.v3"
+
+	"github.com/cairn-iac/cairn/engine/workspace"
 )
 
 // node is a YAML node with its source range, aliases resolved and merge
@@ -31,8 +31,14 @@ type pair struct {
 	key, value *node
 }
 
-// maxNodes bounds the nodes a document may expand to through aliases.
-const maxNodes = 200_000
+// Aliases may add to a document at most maxAliasNodes nodes, or
+// aliasFactor times the nodes it has itself if that is more: enough for a
+// mapping of defaults merged into each of many resources, not for a few
+// lines of nested aliases that expand to billions.
+const (
+	maxAliasNodes = 200_000
+	aliasFactor   = 10
+)
 
 // parseDocument parses a YAML (or JSON) file into its root node, which is
 // nil for an empty file.
@@ -56,21 +62,35 @@ func parseDocument(src *source) (*node, hcl.Diagnostics) {
 			Subject:  src.rng(at, src.lineEnd(at)).Ptr(),
 		})
 	}
-	b := &builder{src: src, budget: maxNodes, active: map[*yaml.Node]bool{}}
+	limit := max(maxAliasNodes, aliasFactor*countNodes(&doc))
+	b := &builder{src: src, budget: limit, limit: limit, active: map[*yaml.Node]bool{}}
 	root := b.node(&doc)
+	if b.budget < 0 {
+		// What was built is missing the aliases' nodes: reading it would
+		// only report what is missing.
+		root = nil
+	}
 	return root, append(diags, b.diags...)
 }
 
-var lineOfError = regexp.MustCompile(`line (\d+)`)
+// countNodes counts the nodes of a document as written, not following
+// aliases.
+func countNodes(y *yaml.Node) int {
+	n := 1
+	for _, c := range y.Content {
+		n += countNodes(c)
+	}
+	return n
+}
 
-// syntaxError turns a yaml.v3 error into a diagnostic at its line.
+// syntaxError turns a yaml.v3 error into a diagnostic at the line and
+// column of the problem.
 func syntaxError(src *source, err error) *hcl.Diagnostic {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	at := 0
-	if m := lineOfError.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		at = src.offset(line, 1)
-		msg = strings.TrimSpace(strings.TrimPrefix(msg, m[0]+":"))
+	if se := (*workspace.SyntaxError)(nil); errors.As(workspace.LocateYAMLError(src.name, src.bytes, err), &se) {
+		at = src.offset(se.Line, se.Column)
+		msg = se.Message
 	}
 	detail := "The file is not valid YAML: " + msg + "."
 	if strings.Contains(string(src.bytes[at:src.lineEnd(at)]), "${") {
@@ -87,8 +107,10 @@ func syntaxError(src *source, err error) *hcl.Diagnostic {
 // builder converts yaml.v3 nodes.
 type builder struct {
 	src    *source
-	budget int
+	limit  int                 // the nodes aliases may add
+	budget int                 // the nodes aliases may still add
 	active map[*yaml.Node]bool // anchors being expanded
+	alias  *yaml.Node          // the outermost alias being expanded
 	diags  hcl.Diagnostics
 }
 
@@ -97,11 +119,15 @@ func (b *builder) errorf(rng hcl.Range, summary, format string, args ...any) {
 }
 
 func (b *builder) node(y *yaml.Node) *node {
-	b.budget--
-	if b.budget == 0 {
-		b.errorf(b.src.rng(0, 0), "Document too large", "Its aliases expand to more than %d nodes; use fewer nested aliases.", maxNodes)
+	if b.alias != nil {
+		b.budget--
 	}
-	if b.budget <= 0 {
+	if b.budget == -1 {
+		start := b.src.offset(b.alias.Line, b.alias.Column)
+		b.errorf(b.src.rng(start, start+1+len(b.alias.Value)), "Document too large",
+			"Its aliases expand to more than %d nodes, more than aliases may add to a document of its size; use fewer nested aliases.", b.limit)
+	}
+	if b.budget < 0 {
 		return nil
 	}
 	switch y.Kind {
@@ -115,6 +141,10 @@ func (b *builder) node(y *yaml.Node) *node {
 			start := b.src.offset(y.Line, y.Column)
 			b.errorf(b.src.rng(start, start+1+len(y.Value)), "Recursive alias", "The alias *%s is used inside its own anchor.", y.Value)
 			return nil
+		}
+		if b.alias == nil {
+			b.alias = y
+			defer func() { b.alias = nil }()
 		}
 		b.active[y.Alias] = true
 		defer delete(b.active, y.Alias)

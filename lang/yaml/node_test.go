@@ -84,7 +84,8 @@ func TestDocumentErrors(t *testing.T) {
 		"recursive":     {"a: &x [1, *x]\n", "Recursive alias 1:11-1:13"},
 		"bad merge":     {"m:\n  <<: 3\n", "Invalid merge 2:7-2:8"},
 		"two documents": {"a: 1\n---\nb: 2\n", "More than one document 2:1-2:4"},
-		"syntax":        {"a: [1\n", "Invalid YAML 1:1-1:6"},
+		"syntax":        {"a: [1\n", "Invalid YAML 1:4-1:6"},
+		"alias bomb":    {aliasBomb(9), "Document too large 6:10-6:13"},
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -94,6 +95,61 @@ func TestDocumentErrors(t *testing.T) {
 			}
 			if got := diags[0].Summary + " " + rangeOf(*diags[0].Subject); got != test.want {
 				t.Errorf("wrong diagnostic\ngot:  %s\nwant: %s", got, test.want)
+			}
+		})
+	}
+}
+
+// aliasBomb is a document of a few lines whose aliases expand to 10^levels
+// nodes.
+func aliasBomb(levels int) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+// TestAliasBombStops checks that an alias bomb is one error and no
+// program.
+func TestAliasBombStops(t *testing.T) {
+	root, diags := parseDocument(newSource("f.yaml", []byte(aliasBomb(9))))
+	if root != nil || len(diags) != 1 {
+		t.Errorf("got a root %v and %d diagnostics, want none and 1: %v", root != nil, len(diags), diags)
+	}
+}
+
+// TestLargeDocuments checks that the alias guard counts what aliases add,
+// not the document's own nodes: many resources, and many resources that
+// merge the same defaults, are read without errors.
+func TestLargeDocuments(t *testing.T) {
+	const n = 30_000 // 240,000 nodes of its own
+	tests := map[string]struct{ head, resource string }{
+		"no aliases": {"", "  r%d:\n    type: random:RandomString\n    properties:\n      length: 8\n"},
+		"merged defaults": {"defaults: &d\n  type: random:RandomString\n  properties:\n    length: 8\n",
+			"  r%d:\n    <<: *d\n"},
+	}
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(test.head + "resources:\n")
+			for i := range n {
+				fmt.Fprintf(&b, test.resource, i)
+			}
+			root, diags := parseDocument(newSource("f.yaml", []byte(b.String())))
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if got := len(root.pairs[len(root.pairs)-1].value.pairs); got != n {
+				t.Errorf("got %d resources, want %d", got, n)
 			}
 		})
 	}

@@ -27,11 +27,12 @@ func (p *parser) warnf(rng hcl.Range, summary, format string, args ...any) {
 }
 
 // The top-level keys of a program file, and the project keys that may share
-// Pulumi.yaml with them.
+// Pulumi.yaml (or Main.yaml) with them.
 var (
 	programKeys = []string{"config", "configuration", "variables", "resources", "outputs"}
 	projectKeys = []string{"name", "runtime", "description", "main", "stackConfigDir", "backend", "options",
 		"plugins", "template", "packages", "pulumi", "author", "license", "website", "components", "namespace", "version"}
+	projectFileKeys = append(append([]string(nil), programKeys...), projectKeys...)
 )
 
 // project is what Pulumi.yaml says of the project.
@@ -39,10 +40,10 @@ type project struct {
 	name, description, main string
 }
 
-// document reads the sections of one program document. Keys are matched
-// without regard to case (with a warning); in Pulumi.yaml and Main.yaml
-// other keys are left to the project, in *.cairn.yaml they are errors.
-func (p *parser) document(root *node, strict bool) {
+// document reads the sections of one program document whose top-level keys
+// may be those of known: projectFileKeys in Pulumi.yaml and Main.yaml,
+// programKeys in *.cairn.yaml.
+func (p *parser) document(root *node, known []string) {
 	if root == nil {
 		return
 	}
@@ -50,25 +51,7 @@ func (p *parser) document(root *node, strict bool) {
 		p.errorf(root.rng, "Invalid program", "A program file must be a mapping of sections: config, variables, resources and outputs.")
 		return
 	}
-	known := programKeys
-	if !strict {
-		known = append(append([]string(nil), programKeys...), projectKeys...)
-	}
-	sections, keys := map[string]*node{}, map[string]*node{}
-	for _, kv := range root.pairs {
-		key := canonicalKey(kv.key.value, known)
-		switch {
-		case key == "":
-			if strict {
-				p.errorf(kv.key.rng, "Unknown section", "%s is not a section of a program; the sections are %s.%s",
-					kv.key.value, strings.Join(programKeys, ", "), eval.DidYouMean(kv.key.value, programKeys))
-			}
-			continue
-		case key != kv.key.value:
-			p.warnf(kv.key.rng, "Miscapitalized key", "%s looks like a miscapitalization of %s.", kv.key.value, key)
-		}
-		sections[key], keys[key] = kv.value, kv.key
-	}
+	sections, keys := p.topLevel(root, known)
 	declared := map[string]bool{}
 	if c := sections["config"]; c != nil {
 		p.configs(c, false, declared)
@@ -84,6 +67,39 @@ func (p *parser) document(root *node, strict bool) {
 	p.entries(sections["outputs"], "outputs", func(k, v *node) {
 		p.nodes = append(p.nodes, &eval.Output{Decl: decl(k, v, "output"), Value: p.expr(v)})
 	})
+}
+
+// topLevel returns the values and keys of a document's top-level mapping by
+// the known key each spells. Keys are matched without regard to case (with a
+// warning); any other key is an error, since a misspelled section would
+// otherwise be read as an empty one, and its resources planned for deletion.
+func (p *parser) topLevel(root *node, known []string) (sections, keys map[string]*node) {
+	sections, keys = map[string]*node{}, map[string]*node{}
+	if root == nil || root.kind != yaml.MappingNode {
+		return sections, keys
+	}
+	for _, kv := range root.pairs {
+		key := canonicalKey(kv.key.value, known)
+		switch {
+		case key == "":
+			p.errorf(kv.key.rng, "Unknown top-level key", "%s %s%s", kv.key.value, keysDescription(known), eval.DidYouMean(kv.key.value, known))
+			continue
+		case key != kv.key.value:
+			p.warnf(kv.key.rng, "Miscapitalized key", "%s looks like a miscapitalization of %s.", kv.key.value, key)
+		}
+		sections[key], keys[key] = kv.value, kv.key
+	}
+	return sections, keys
+}
+
+// keysDescription says what the known top-level keys are, of a key that
+// is not one of them.
+func keysDescription(known []string) string {
+	sections := strings.Join(programKeys, ", ")
+	if len(known) == len(programKeys) {
+		return "is not a section of a program; the sections are " + sections + "."
+	}
+	return "is neither a section of the program (" + sections + ") nor a key of a Pulumi project such as name, runtime or description."
 }
 
 // canonicalKey returns the known key that key spells, or "".

@@ -70,17 +70,17 @@ func TestParentInheritance(t *testing.T) {
 runtime: yaml
 resources:
   east: { type: pulumi:providers:test, properties: { region: east } }
-  anchor: { type: test:index:Thing }
+  base: { type: test:index:Thing }
   parent:
     type: test:index:Thing
-    options: { protect: true, retainOnDelete: true, deletedWith: "${anchor}", provider: "${east}" }
+    options: { protect: true, retainOnDelete: true, deletedWith: "${base}", provider: "${east}" }
   child:
     type: test:index:Thing
     options: { parent: "${parent}" }
 `)
 	s.Up()
 	child, east := s.Find("child"), s.Find("east")
-	if !child.Protect || !child.RetainOnDelete || child.DeletedWith != s.Find("anchor").URN {
+	if !child.Protect || !child.RetainOnDelete || child.DeletedWith != s.Find("base").URN {
 		t.Errorf("child did not inherit: protect %v, retainOnDelete %v, deletedWith %q", child.Protect, child.RetainOnDelete, child.DeletedWith)
 	}
 	if ref, _ := resource.ParseProviderRef(child.Provider); ref.URN != east.URN {

@@ -49,7 +49,7 @@ func TestLifecycleReadStackReference(t *testing.T) {
 	}
 }
 
-// A stack reference registered as a resource (deprecated, as in the anchor)
+// A stack reference registered as a resource (deprecated, as in Pulumi)
 // is created, kept, updated when the other stack's outputs change, and
 // replaced when it names another stack.
 func TestLifecycleRegisteredStackReference(t *testing.T) {

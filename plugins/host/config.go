@@ -26,7 +26,7 @@ func (p *Plugin) DiffConfig(ctx context.Context, req provider.DiffRequest) (prov
 
 // Configure implements provider.Provider. A configuration with unknown
 // values (during a preview) is not sent: the plugin stays unconfigured and
-// Cairn answers for it until the values are known, as the anchor does.
+// Cairn answers for it until the values are known, as Pulumi does.
 func (p *Plugin) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
 	if req.Inputs.ContainsUnknowns() {
 		p.mu.Lock()

@@ -14,6 +14,8 @@ type Options struct {
 	// plugins in the handshake.
 	RootDirectory    string
 	ProgramDirectory string
+	// Env is added to the plugins' environment.
+	Env []string
 	// Log receives what plugins print; nil means slog.Default().
 	Log *slog.Logger
 	// StartTimeout bounds the wait for a plugin's port; zero means a minute.

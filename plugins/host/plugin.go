@@ -53,7 +53,7 @@ func Launch(ctx context.Context, pkg string, command []string, o Options) (*Plug
 	name := filepath.Base(command[0])
 	proc, err := launch.Start(ctx, launch.Spec{
 		Name: name, Path: command[0], Args: append(append([]string(nil), command[1:]...), o.EngineAddress),
-		Dir: o.ProgramDirectory, Log: o.Log, StartTimeout: o.StartTimeout,
+		Dir: o.ProgramDirectory, Env: o.Env, Log: o.Log, StartTimeout: o.StartTimeout,
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,34 +55,62 @@ type Resolver struct {
 	// idle holds a plugin closed after it was only asked for its schema,
 	// by package and version asked for: the next Load of them takes it
 	// instead of starting another process.
-	idle   map[string]*Plugin
+	idle map[string]*Plugin
+	// failed holds, by package and version asked for, why a plugin could
+	// not be started: the next Load of them fails the same way at once
+	// instead of paying a start timeout again.
+	failed map[string]error
 	closed bool
 }
 
-var _ provider.Host = (*Resolver)(nil)
+var _ provider.EnvHost = (*Resolver)(nil)
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
-	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}}
+	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}, failed: map[string]error{}}
 }
 
 // Load implements provider.Host.
 func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Provider, error) {
+	return r.load(ctx, pkg, version, nil)
+}
+
+// LoadWithEnv implements provider.EnvHost: the provider runs as a plugin
+// process, Cairn's own providers too, with the variables of mappings
+// renamed in its environment.
+func (r *Resolver) LoadWithEnv(ctx context.Context, pkg, version string, mappings map[string]string) (provider.Provider, error) {
+	env := make([]string, 0, len(mappings))
+	for from, to := range mappings {
+		if v, ok := os.LookupEnv(from); ok {
+			env = append(env, to+"="+v)
+		}
+	}
+	slices.Sort(env)
+	return r.load(ctx, pkg, version, env)
+}
+
+// load loads the provider of pkg at version; a non-nil env (added to the
+// plugin's environment) makes it a process of its own.
+func (r *Resolver) load(ctx context.Context, pkg, version string, env []string) (provider.Provider, error) {
 	res, ok := r.resolve(pkg, version)
 	if !ok {
 		return nil, &provider.NotFoundError{Pkg: pkg, Version: version}
 	}
-	if res.Source == SourceBuiltin && !res.Isolated {
+	if res.Source == SourceBuiltin && !res.Isolated && env == nil {
 		return res.factory.New(ctx)
 	}
-	key := pkg + "@" + version
+	key := pkg + "@" + version + "\x00" + strings.Join(env, "\x00")
 	if p := r.takeIdle(key); p != nil {
 		return p, nil
+	}
+	if err := r.failure(key); err != nil {
+		return nil, err
 	}
 	o, err := r.launchOptions()
 	if err != nil {
 		return nil, err
 	}
+	o.Env = env
 	var p *Plugin
 	if res.Source == SourceBuiltin {
 		var inst provider.Provider
@@ -91,7 +120,13 @@ func (r *Resolver) Load(ctx context.Context, pkg, version string) (provider.Prov
 		p, err = Launch(ctx, pkg, []string{res.Path}, o)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
+		err = fmt.Errorf("loading the provider of package %q from %s: %w", pkg, res.describe(), err)
+		if ctx.Err() == nil {
+			r.mu.Lock()
+			r.failed[key] = err
+			r.mu.Unlock()
+		}
+		return nil, err
 	}
 	r.track(p, key)
 	return p, nil
@@ -113,6 +148,13 @@ func (r *Resolver) takeIdle(key string) *Plugin {
 	default:
 		return p
 	}
+}
+
+// failure returns why the plugin of key could not be started, if it could not.
+func (r *Resolver) failure(key string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed[key]
 }
 
 // launchOptions returns the options plugins are launched with, starting the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -234,5 +235,37 @@ func TestPluginAskedOnlyForItsSchemaIsReused(t *testing.T) {
 	case <-third.Process().Done():
 	case <-time.After(10 * time.Second):
 		t.Fatal("an idle plugin outlived its resolver")
+	}
+}
+
+// A plugin that never prints its port costs its start timeout once: the
+// next Load of the same package fails at once, without starting it again.
+func TestResolverStartsAHungPluginOnce(t *testing.T) {
+	dir := t.TempDir()
+	launches := filepath.Join(dir, "launches")
+	bin := "#!/bin/sh\necho launched >> " + launches + "\nexec sleep 300\n"
+	path := filepath.Join(dir, "pulumi-resource-hung")
+	if err := os.WriteFile(path, []byte(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, host.ResolverOptions{Options: host.Options{StartTimeout: 300 * time.Millisecond},
+		Project: []workspace.PluginRef{{Name: "hung", Path: path}}})
+	var errs []error
+	for range 2 {
+		_, err := e.resolver.Load(context.Background(), "hung", "")
+		if err == nil || !strings.Contains(err.Error(), "did not print its port within 300ms") {
+			t.Fatalf("Load = %v, want the start timeout", err)
+		}
+		errs = append(errs, err)
+	}
+	if errs[0].Error() != errs[1].Error() {
+		t.Errorf("the second Load failed otherwise:\n%v\nthen\n%v", errs[0], errs[1])
+	}
+	raw, err := os.ReadFile(launches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "launched"); n != 1 {
+		t.Errorf("the plugin was started %d times, want once", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -116,13 +115,11 @@ func TestProgramFailureIsReported(t *testing.T) {
 	}
 }
 
-// goTool returns the go command that runs the tests.
+// goTool returns the go command that runs the tests (go test puts its
+// GOROOT/bin first on PATH).
 func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
+	p, err := exec.LookPath("go")
+	if err != nil {
 		t.Fatalf("no go command to build the SDK program with: %v", err)
 	}
 	return p

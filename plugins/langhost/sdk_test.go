@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"golang.org/x/mod/modfile"
 )
 
 func TestGoSDKProgram(t *testing.T) {
@@ -96,4 +97,31 @@ func containsURN(us []resource.URN, u resource.URN) bool {
 		}
 	}
 	return false
+}
+
+// TestSDKProgramUsesTheModulesSDK keeps the SDK program's module on the
+// Pulumi SDK version the main module builds against, so the wire protocol
+// the test checks is the one Cairn is built with.
+func TestSDKProgramUsesTheModulesSDK(t *testing.T) {
+	version := func(path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := modfile.ParseLax(path, data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range f.Require {
+			if r.Mod.Path == "github.com/pulumi/pulumi/sdk/v3" {
+				return r.Mod.Version
+			}
+		}
+		t.Fatalf("%s does not require the Pulumi SDK", path)
+		return ""
+	}
+	main, program := version("../../go.mod"), version("testdata/sdkprogram/go.mod")
+	if main != program {
+		t.Errorf("testdata/sdkprogram requires the Pulumi SDK %s, the main module %s: run `go get github.com/pulumi/pulumi/sdk/v3@%s && go mod tidy` there", program, main, main)
+	}
 }

@@ -2,4 +2,5 @@ package launch
 
 import "syscall"
 
-func deathSignal() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} }
+// deathSignal makes the kernel stop the plugin when Cairn dies.
+func deathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGTERM }

@@ -4,4 +4,5 @@ package launch
 
 import "syscall"
 
-func deathSignal() *syscall.SysProcAttr { return nil }
+// deathSignal does nothing: only Linux stops children when their parent dies.
+func deathSignal(*syscall.SysProcAttr) {}

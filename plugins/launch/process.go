@@ -33,7 +33,9 @@ type Spec struct {
 	// Log receives the plugin's output, a record per line; nil means
 	// slog.Default().
 	Log *slog.Logger
-	// StartTimeout bounds the wait for the port; zero means a minute.
+	// StartTimeout bounds the wait for the port; zero means a minute. A
+	// plugin that has not printed it by then is killed with its process
+	// group.
 	StartTimeout time.Duration
 	// StopTimeout is how long Close waits for the plugin to exit after
 	// asking it to before killing it; zero means five seconds.
@@ -103,8 +105,8 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("plugin %s exited before printing its port: %w", spec.Name, p.exitErr)
 	case <-timer.C:
 		p.kill()
-		return nil, fmt.Errorf("plugin %s did not print its port within %s; it may be hung or not be a Pulumi plugin%s",
-			spec.Name, spec.StartTimeout, p.stderr.describe())
+		return nil, fmt.Errorf("plugin %s did not print its port within %s, so it was stopped; it may be hung or not be a Pulumi plugin "+
+			"(CAIRN_PLUGIN_START_TIMEOUT sets how long to wait)%s", spec.Name, spec.StartTimeout, p.stderr.describe())
 	case <-ctx.Done():
 		p.kill()
 		return nil, fmt.Errorf("starting plugin %s: %w", spec.Name, ctx.Err())
@@ -116,7 +118,8 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	}
 	p.addr = "127.0.0.1:" + strconv.Itoa(n)
 	p.conn, err = grpc.NewClient(p.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageSize), grpc.MaxCallSendMsgSize(MaxMessageSize)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageSize), grpc.MaxCallSendMsgSize(MaxMessageSize)),
+		grpc.WithChainUnaryInterceptor(logCalls(log)))
 	if err != nil {
 		p.kill()
 		return nil, fmt.Errorf("connecting to plugin %s at %s: %w", spec.Name, p.addr, err)
@@ -134,8 +137,14 @@ func (p *Process) wait() {
 	close(p.done)
 }
 
+// kill kills the plugin and what it started (its process group), and waits
+// for it to exit.
 func (p *Process) kill() {
-	_ = p.cmd.Process.Kill()
+	select {
+	case <-p.done:
+	default:
+		_ = killGroup(p.cmd.Process)
+	}
 	<-p.done
 }
 
@@ -200,4 +209,21 @@ func (p *Process) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// logCalls logs each call to the plugin, with its duration and error, at
+// debug level.
+func logCalls(log *slog.Logger) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		start := time.Now()
+		err := invoker(ctx, method, req, reply, cc, opts...)
+		if log.Enabled(ctx, slog.LevelDebug) {
+			attrs := []any{"duration", time.Since(start).Round(time.Microsecond)}
+			if err != nil {
+				attrs = append(attrs, "error", err)
+			}
+			log.Debug("call "+method[strings.LastIndexByte(method, '/')+1:], attrs...)
+		}
+		return err
+	}
 }

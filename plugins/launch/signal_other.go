@@ -11,3 +11,6 @@ func sysProcAttr() *syscall.SysProcAttr { return nil }
 
 // interrupt stops the plugin: without signals, killing is the only way.
 func interrupt(p *os.Process) error { return p.Kill() }
+
+// killGroup kills the plugin; without process groups, what it started lives on.
+func killGroup(p *os.Process) error { return p.Kill() }

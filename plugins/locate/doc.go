@@ -1,11 +1,11 @@
 // Package locate finds plugin binaries on disk: resource providers
 // (pulumi-resource-<name>) and language hosts (pulumi-language-<name>).
 //
-// Three places are searched, as the anchor does and the design says:
+// Three places are searched, as Pulumi does and the design says:
 //
 //   - Cairn's plugin folder, $CAIRN_HOME/plugins (default ~/.cairn/plugins),
 //     which may hold binaries directly or in versioned folders;
-//   - the anchor's plugin cache, $PULUMI_HOME/plugins (default
+//   - Pulumi's plugin cache, $PULUMI_HOME/plugins (default
 //     ~/.pulumi/plugins), whose folders are named <kind>-<name>-v<version>;
 //   - the folders of $PATH.
 //

@@ -88,7 +88,7 @@ func (s *source) opaqueID() resource.ID {
 	return resource.ID(hex.EncodeToString(b))
 }
 
-// userSeeded returns the generator the anchor uses for a user-given seed
+// userSeeded returns the generator Pulumi uses for a user-given seed
 // (math/rand seeded with the string's CRC-64/ISO), so that a seeded
 // RandomInteger or RandomShuffle has the same result under Cairn as under
 // pulumi-random.

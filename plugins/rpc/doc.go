@@ -1,14 +1,14 @@
 // Package rpc converts Cairn's engine values and provider messages to and
 // from their forms on the Pulumi gRPC wire.
 //
-// Property values travel as google.protobuf.Struct values with the anchor's
+// Property values travel as google.protobuf.Struct values with Pulumi's
 // signatures (secrets, unknowns, resource references, output values, assets
 // and archives). What a receiver may be sent depends on what it negotiated:
 // an SDK says so per request (acceptSecrets, acceptResources,
 // supportsPartialValues), a provider in its Handshake or Configure answer.
 // Options carries that negotiation; Marshal and Unmarshal apply it in both
-// directions, downgrading what the other side cannot take exactly as the
-// anchor does:
+// directions, downgrading what the other side cannot take exactly as
+// Pulumi does:
 //
 //   - without KeepSecrets a secret becomes its plain element;
 //   - without KeepResources a resource reference becomes its ID (custom

@@ -97,7 +97,7 @@ func UnmarshalMap(s *structpb.Struct, o Options) (resource.Map, error) {
 
 // encodeAll writes every kind of value: negotiate has already downgraded
 // what the receiver does not accept.
-var encodeAll = resource.EncodeOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true}
+var encodeAll = resource.EncodeOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true, RefNames: true}
 
 // negotiate downgrades v to what o accepts. It reports false when v is an
 // unknown to leave out.

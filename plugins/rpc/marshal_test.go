@@ -70,9 +70,9 @@ func under(want any, exceptions ...conversion) []conversion {
 
 func TestConversionUnderNegotiation(t *testing.T) {
 	secretObj := func(v any) map[string]any { return map[string]any{sig: resource.SecretSig, "value": v} }
-	customRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(customRef.URN), "id": "id-1"}
-	compRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(compRef.URN)}
-	pendingRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(pendingRef.URN), "id": ""}
+	customRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(customRef.URN), "name": "a", "type": "kv:index:Item", "id": "id-1"}
+	compRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(compRef.URN), "name": "c", "type": "my:index:Comp"}
+	pendingRefObj := map[string]any{sig: resource.ResourceRefSig, "urn": string(pendingRef.URN), "name": "b", "type": "kv:index:Item", "id": ""}
 	knownOutputObj := map[string]any{sig: resource.OutputSig, "value": 3.0, "dependencies": []any{string(depURN)}}
 	unknownOutputObj := map[string]any{sig: resource.OutputSig, "dependencies": []any{string(depURN)}}
 	secretOutputObj := map[string]any{sig: resource.OutputSig, "value": "pw", "secret": true}

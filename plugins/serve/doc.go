@@ -1,6 +1,6 @@
 // Package serve serves any provider.Provider as a Pulumi resource provider
 // plugin, so that Cairn's built-in providers can run out of process (and be
-// used by the anchor's engine too).
+// used by Pulumi's engine too).
 //
 // Server translates each ResourceProvider RPC into the provider's method.
 // Engines negotiate through Configure, whose answer is the provider's own,

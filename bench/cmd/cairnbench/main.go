@@ -4,7 +4,8 @@
 // update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
 // a new database of a PostgreSQL server it starts, for the PostgreSQL
 // rows), and prints one markdown table of the median wall time and peak RSS
-// of each phase.
+// of each phase; then a table of the first preview of a new YAML stack of
+// 100,000 resources (-preview-n).
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -58,11 +59,13 @@ func main() {
 	latency := flag.Duration("latency", 100*time.Millisecond, "how long each latency provider operation sleeps")
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
 	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
+	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
 	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
-	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel))
+	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel),
+		ints(&p.previews, "-preview-n", *previews))
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
 	}
@@ -108,9 +111,16 @@ func (b *bench) main(p plan) error {
 		lines = append(lines, line)
 		fmt.Fprintln(os.Stderr, line)
 	}
+	previews, err := b.previewTable(p.previews)
+	if err != nil {
+		return err
+	}
 	fmt.Println(header())
 	for _, l := range lines {
 		fmt.Println(l)
+	}
+	if len(p.previews) > 0 {
+		fmt.Printf("\n%s\n", previews)
 	}
 	fmt.Printf("\nMedians of %d runs (%d for 10,000 resources); the whole run took %s.\n", b.nRuns, b.bigRuns, time.Since(start).Round(time.Second))
 	return nil
@@ -137,8 +147,11 @@ func pick[T any](quick bool, q, full T) T {
 	return full
 }
 
-// ints parses the comma-separated integers of a flag into dst.
+// ints parses the comma-separated integers of a flag into dst; "" is none.
 func ints(dst *[]int, flag, s string) error {
+	if s == "" {
+		return nil
+	}
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {

@@ -11,6 +11,7 @@ type plan struct {
 	latencyN      int
 	latency       time.Duration
 	parallel      []int
+	previews      []int // sizes of the new YAML stacks whose preview is measured
 	// postgres are the sizes of the independent YAML stacks also measured
 	// on the PostgreSQL backend.
 	postgres []int

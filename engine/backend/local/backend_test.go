@@ -417,7 +417,7 @@ func TestExportImport(t *testing.T) {
 		})
 	}
 
-	// Pending operations are dropped with a warning, as the anchor does.
+	// Pending operations are dropped with a warning, as Pulumi does.
 	withPending := edit(func(d map[string]any) {
 		d["pending_operations"] = []any{map[string]any{"resource": resources(d)[2], "type": "creating"}}
 	})

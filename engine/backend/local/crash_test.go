@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/backend/local"
@@ -30,7 +31,9 @@ const (
 	envKill    = "CAIRN_CRASH_KILL"    // "journal:N", "create:N", or "" (run to the end)
 )
 
-const crashResources = 200
+// crashResources is more than the kill points of TestCrashRecovery can take
+// together, so every one of them is reached.
+const crashResources = 1000
 
 var crashRef = backend.StackRef{Project: "crash", Name: "dev"}
 
@@ -48,7 +51,8 @@ func TestMain(m *testing.M) {
 // crashChild runs the up. With kill "journal:N" it SIGKILLs itself once its
 // N-th journal entry is durable; with "create:N", in the N-th Create right
 // after its side effect. It prints "created <name>" after every side effect,
-// for a parent that kills it from outside.
+// for a parent that kills it from outside; with "parent:N", creates from the
+// N-th on do not return, so the run cannot end before that kill arrives.
 func crashChild(dir, effectsDir, kill string) error {
 	mode, n, _ := strings.Cut(kill, ":")
 	after, _ := strconv.ParseInt(n, 10, 64)
@@ -56,8 +60,11 @@ func crashChild(dir, effectsDir, kill string) error {
 	var creates atomic.Int64
 	p := &effects{dir: effectsDir, created: func(name string) {
 		fmt.Println("created", name)
-		if mode == "create" && creates.Add(1) == after {
+		switch n := creates.Add(1); {
+		case mode == "create" && n == after:
 			die()
+		case mode == "parent" && n >= after:
+			time.Sleep(time.Hour)
 		}
 	}}
 	b, err := local.New(dir, local.Options{})
@@ -91,7 +98,7 @@ func (k *killingJournal) Append(e snapshot.JournalEntry) error {
 	return err
 }
 
-// TestCrashRecovery kills a real `up` of 200 resources with SIGKILL at many
+// TestCrashRecovery kills a real `up` of 1,000 resources with SIGKILL at many
 // points, checking after each crash that the recovered state lost nothing
 // and that every create the provider had begun and the state does not hold
 // is a pending operation; it resolves those with a refresh (importing the
@@ -116,7 +123,7 @@ func TestCrashRecovery(t *testing.T) {
 	for _, kill := range kills {
 		t.Run(kill, func(t *testing.T) {
 			if died := runChild(t, stateDir, effectsDir, kill); !died {
-				t.Logf("the run finished before the kill point")
+				t.Fatal("the run finished before the kill point")
 			}
 			snap, err := b.Snapshot(ctx, crashRef, nil)
 			if err != nil {

@@ -1,5 +1,5 @@
 // Package local is the embedded default backend: stacks kept in a directory
-// (file://DIR; Cairn's default is file://$CAIRN_HOME/state) in the anchor's
+// (file://DIR; Cairn's default is file://$CAIRN_HOME/state) in Pulumi's
 // DIY layout, so the directory feels familiar and `pulumi` can read it.
 //
 //	DIR/.pulumi/meta.yaml                                   layout version 1

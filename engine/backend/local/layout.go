@@ -12,7 +12,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/backend"
 )
 
-// layout names the files of the anchor's DIY layout (meta.yaml version 1,
+// layout names the files of Pulumi's DIY layout (meta.yaml version 1,
 // project-scoped stacks) under a backend directory, plus Cairn's journals:
 //
 //	.pulumi/meta.yaml

@@ -23,7 +23,7 @@ type Options struct {
 	EngineVersion string
 }
 
-// Backend keeps stacks in a directory, in the anchor's DIY layout.
+// Backend keeps stacks in a directory, in Pulumi's DIY layout.
 type Backend struct {
 	dir    string
 	layout layout

@@ -18,8 +18,8 @@ import (
 )
 
 // lockFile is the name of Cairn's lock in a stack's lock directory. Other
-// *.json files there are the anchor's locks (named by a UUID), which Cairn
-// respects, as the anchor respects Cairn's.
+// *.json files there are Pulumi's locks (named by a UUID), which Cairn
+// respects, as Pulumi respects Cairn's.
 const lockFile = "cairn.json"
 
 // lockAttempts bounds how often Lock retries after a lock changed hands.
@@ -258,7 +258,7 @@ func lockFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// foreignLock returns the holder of an anchor's lock in dir, if there is one.
+// foreignLock returns the holder of a Pulumi lock in dir, if there is one.
 func foreignLock(dir string) (backend.LockInfo, bool) {
 	files, _ := lockFiles(dir)
 	for _, f := range files {

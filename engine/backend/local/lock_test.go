@@ -151,15 +151,15 @@ func TestLockOfAnotherHost(t *testing.T) {
 	}
 }
 
-// The anchor's own lock files (<uuid>.json beside Cairn's) are respected.
-func TestLockRespectsAnchorLock(t *testing.T) {
+// Pulumi's own lock files (<uuid>.json beside Cairn's) are respected.
+func TestLockRespectsPulumiLock(t *testing.T) {
 	b, ref, _ := newStack(t)
 	held := backend.LockInfo{Pid: 77, Username: "me", Hostname: "laptop", Timestamp: time.Now().UTC().Truncate(time.Second)}
 	writeLock(t, filepath.Join(filepath.Dir(lockPath(b, ref)), "0b5a83ae-2b67-4a5b-9d64-1b9c2d6a3f10.json"), held)
 	_, err := b.Lock(context.Background(), ref)
 	var locked *backend.LockedError
 	if !errors.As(err, &locked) || locked.Holder != held {
-		t.Fatalf("Lock = %v, want *LockedError naming the anchor's lock %+v", err, held)
+		t.Fatalf("Lock = %v, want *LockedError naming Pulumi's lock %+v", err, held)
 	}
 	if _, err := os.Stat(lockPath(b, ref)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Cairn's lock file stayed after the failed Lock: %v", err)

@@ -15,7 +15,7 @@ import (
 )
 
 // CreateStack implements backend.Backend. The new stack's state file is a
-// checkpoint without a deployment, as the anchor writes one.
+// checkpoint without a deployment, as Pulumi writes one.
 func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
 	// A stack that lost its state is restored, not created anew.
 	if _, err := b.statStack(ref); err != nil && !errors.Is(err, backend.ErrStackNotFound) {

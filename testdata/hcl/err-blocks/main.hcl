@@ -37,3 +37,5 @@ resource "test_thing" "opts" {
     colour  = "red"
   }
 }
+
+resouce "test_thing" "typo" {}
