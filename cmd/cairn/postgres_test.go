@@ -28,6 +28,7 @@ var backendScenarios = []string{
 	"stack_name_rules",
 	"stack_no_implicit_create",
 	"stack_reference",
+	"stack_rename",
 	"state_delete_unprotect",
 	"state_edit_keeps_seeds",
 	"target_replace",

@@ -50,9 +50,9 @@ func Move(ctx context.Context, from, to Mover, ref StackRef) (int, error) {
 	return len(a.Versions), nil
 }
 
-// UnfinishedError is returned by Archive for a stack whose last operation
-// did not finish.
+// UnfinishedError is returned by Archive and RenameStack for a stack whose
+// last operation did not finish.
 func UnfinishedError(ref StackRef) error {
 	return fmt.Errorf("the last operation on stack %s did not finish; run `cairn refresh` on it first, "+
-		"which recovers its journal, then move it", ref)
+		"which recovers its journal", ref)
 }

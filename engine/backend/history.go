@@ -17,6 +17,7 @@ const (
 	KindRefresh OperationKind = "refresh"
 	KindDestroy OperationKind = "destroy"
 	KindImport  OperationKind = "import"
+	KindRename  OperationKind = "rename"
 )
 
 // Result is how an operation ended.
@@ -77,6 +78,13 @@ func Recovered(ref StackRef, h JournalHeader, current *snapshot.Snapshot) (strin
 	rec := HistoryRecord{Kind: h.Kind, Message: h.Message, StartTime: h.Started.Unix(), EndTime: time.Now().Unix(),
 		Result: ResultInterrupted, Error: "the process stopped before the operation finished"}
 	return warning, rec
+}
+
+// RenameRecord is the history record of a stack's rename.
+func RenameRecord(from, to StackRef) HistoryRecord {
+	now := time.Now().Unix()
+	return HistoryRecord{Kind: KindRename, StartTime: now, EndTime: now, Result: ResultSucceeded,
+		Message: "renamed stack " + from.Name + " to " + to.Name}
 }
 
 // ImportRecord is the history record of an import or a restore.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -137,11 +138,13 @@ type dbError struct{ err error }
 func (e *dbError) Error() string { return e.err.Error() }
 func (e *dbError) Unwrap() error { return e.err }
 
-// isConnectionError reports whether err is a broken connection rather than
-// an error the server reported.
+// isConnectionError reports whether err is a connection that could not be
+// made or broke, rather than an error of the statement.
 func isConnectionError(err error) bool {
-	var pgErr *pgconn.PgError
-	return err != nil && !errors.As(err, &pgErr)
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
 }
 
 func (b *Backend) warn(format string, args ...any) {
