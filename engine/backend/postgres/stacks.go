@@ -146,15 +146,7 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		}
 		return err
 	}
-	lk, err := b.Lock(ctx, ref)
-	if err != nil {
-		return err
-	}
-	l := lk.(*stackLock)
-	defer l.Release()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.tx(ctx, func(tx pgx.Tx) error {
+	return b.underLock(ctx, ref, func(tx pgx.Tx) error {
 		s, err := b.read(ctx, tx, ref)
 		if err != nil && !force {
 			return err
