@@ -2,6 +2,7 @@ package backend
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -30,4 +31,18 @@ func RenameCheckpoint(data []byte, from, to StackRef) ([]byte, error) {
 		return nil, fmt.Errorf("renaming the state of stack %s: %w", from, err)
 	}
 	return out, nil
+}
+
+// RenameTarget names the stack that ref becomes when renamed to name,
+// checking that no stack of b has that name.
+func RenameTarget(ctx context.Context, b Backend, ref StackRef, name string) (StackRef, error) {
+	to := StackRef{Project: ref.Project, Name: name}
+	if err := to.Validate(); err != nil {
+		return to, err
+	}
+	exists, err := b.StackExists(ctx, to)
+	if err == nil && exists {
+		err = fmt.Errorf("stack %s: %w", to, ErrStackExists)
+	}
+	return to, err
 }

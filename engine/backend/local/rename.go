@@ -15,14 +15,8 @@ import (
 // new stack's (recording the rename), then the old stack's files are
 // removed.
 func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name string) error {
-	to := backend.StackRef{Project: ref.Project, Name: name}
-	if err := to.Validate(); err != nil {
-		return err
-	}
-	if exists, err := b.StackExists(ctx, to); err != nil || exists {
-		if err == nil {
-			err = fmt.Errorf("stack %s: %w", to, backend.ErrStackExists)
-		}
+	to, err := backend.RenameTarget(ctx, b, ref, name)
+	if err != nil {
 		return err
 	}
 	if kept, _ := b.backups(to); len(kept) > 0 {

@@ -13,14 +13,8 @@ import (
 // states and history move to the new name, and its state with the URNs
 // renamed becomes the current one.
 func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name string) error {
-	to := backend.StackRef{Project: ref.Project, Name: name}
-	if err := to.Validate(); err != nil {
-		return err
-	}
-	if exists, err := b.StackExists(ctx, to); err != nil || exists {
-		if err == nil {
-			err = fmt.Errorf("stack %s: %w", to, backend.ErrStackExists)
-		}
+	to, err := backend.RenameTarget(ctx, b, ref, name)
+	if err != nil {
 		return err
 	}
 	if err := b.knownStack(ctx, to); err == nil {
