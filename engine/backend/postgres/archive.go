@@ -16,6 +16,8 @@ var _ backend.Mover = (*Backend)(nil)
 
 // Archive implements backend.Mover.
 func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.Archive, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	a := &backend.Archive{}
 	err := b.underLock(ctx, ref, func(tx pgx.Tx) error {
 		s, err := b.read(ctx, tx, ref)
@@ -55,6 +57,8 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 // Unarchive implements backend.Mover, in one transaction. The current
 // state is the newest version's row when it has the same content.
 func (b *Backend) Unarchive(ctx context.Context, ref backend.StackRef, a *backend.Archive) error {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	exists, err := b.StackExists(ctx, ref)
 	if err == nil && !exists {
 		err = pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error { return b.unarchive(ctx, tx, ref, a) })

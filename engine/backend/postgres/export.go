@@ -20,6 +20,8 @@ import (
 
 // Snapshot implements backend.Backend.
 func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (*snapshot.Snapshot, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	s, err := b.load(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -34,6 +36,8 @@ func (b *Backend) Outputs(ctx context.Context, ref backend.StackRef, sm secrets.
 
 // Export implements backend.Backend.
 func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend.ExportOptions) (*state.UntypedDeployment, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	s, err := b.load(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -43,6 +47,8 @@ func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend
 
 // Import implements backend.Backend.
 func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.UntypedDeployment, opts backend.ImportOptions) error {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	snap, err := backend.CheckImport(ref, u, opts, func(msg string) { b.warn("%s", msg) })
 	if err != nil {
 		return err
@@ -79,6 +85,8 @@ func (b *Backend) underLock(ctx context.Context, ref backend.StackRef, f func(tx
 
 // History implements backend.Backend.
 func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.HistoryRecord, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if err := b.knownStack(ctx, ref); err != nil {
 		return nil, err
 	}
@@ -123,6 +131,8 @@ func (k keptState) String() string {
 // Restore implements backend.Backend. It works on a removed stack, whose
 // states are kept.
 func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int) (int, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	var restored int
 	err := b.underLock(ctx, ref, func(tx pgx.Tx) error {
 		kept, err := b.pickState(ctx, tx, ref, version)

@@ -50,6 +50,8 @@ func lockKey(ref backend.StackRef) int64 {
 // stale (its process died or lost its connection) and is replaced, with a
 // warning.
 func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if err := b.knownStack(ctx, ref); err != nil {
 		return nil, err
 	}
@@ -124,6 +126,8 @@ func holder(ctx context.Context, q querier, ref backend.StackRef) (*backend.Lock
 // Unlock implements backend.Backend: it removes the row of a stack's lock,
 // after checking with the advisory lock that no live process holds it.
 func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.LockInfo, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if err := b.knownStack(ctx, ref); err != nil {
 		return nil, err
 	}
@@ -166,7 +170,8 @@ func (l *stackLock) Release() error {
 	l.stopJournal()
 	l.connMu.Lock()
 	defer l.connMu.Unlock()
-	ctx := context.Background()
+	ctx, cancel := l.b.bound(context.Background())
+	defer cancel()
 	_, err := l.conn.Exec(ctx, `DELETE FROM cairn_locks WHERE project = $1 AND stack = $2 AND token = $3`, l.ref.Project, l.ref.Name, l.token)
 	broken := l.conn.IsClosed()
 	l.conn.Close(ctx)

@@ -30,6 +30,8 @@ type operation struct {
 // records the new operation's journal header. The operation's journal is
 // then appended to by group commit, on the lock's connection.
 func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (backend.Operation, error) {
+	ctx, cancel := l.b.bound(ctx)
+	defer cancel()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.journal != nil {
@@ -67,7 +69,7 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 	}
 	l.info.Operation = info.Kind
 	w := backend.NewGroupWriter(func(batch []byte) error {
-		ctx, cancel := context.WithTimeout(context.Background(), networkTimeout)
+		ctx, cancel := l.b.bound(context.Background())
 		defer cancel()
 		if err := l.exec(ctx, `INSERT INTO cairn_journal (project, stack, lines) VALUES ($1, $2, $3)`, l.ref.Project, l.ref.Name, batch); err != nil {
 			return fmt.Errorf("writing the journal of stack %s: %w", l.ref, err)
@@ -89,6 +91,8 @@ func (o *operation) Journal() snapshot.Journal { return o.journal }
 // fails (the database went away), the stack's state is as it was and the
 // journal is left for the next operation to recover.
 func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum backend.Summary) error {
+	ctx, cancel := o.lock.b.bound(ctx)
+	defer cancel()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.finished {

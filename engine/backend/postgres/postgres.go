@@ -32,14 +32,19 @@ type Options struct {
 	// Hostname is what locks record as the holder's host; empty means the
 	// machine's host name.
 	Hostname string
+	// Timeout bounds each call of the backend (each statement of a
+	// journal): a database that does not answer in time is an error, never
+	// a hang. Zero means one minute.
+	Timeout time.Duration
 }
 
 // Timeouts bound how long the backend waits for the database: to connect
-// (unless the URL sets connect_timeout), and for an unacknowledged write on
-// a connection that went silent.
+// (unless the URL sets connect_timeout), for an unacknowledged write on a
+// connection that went silent, and for a call (unless Options.Timeout).
 const (
 	connectTimeout = 10 * time.Second
 	networkTimeout = 30 * time.Second
+	callTimeout    = time.Minute
 )
 
 // Backend keeps stacks in a PostgreSQL database.
@@ -61,7 +66,12 @@ func IsURL(rawURL string) bool {
 // Open connects to the database of a postgres:// URL, creating or migrating
 // Cairn's tables.
 func Open(ctx context.Context, rawURL string, opts Options) (*Backend, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = callTimeout
+	}
 	b := &Backend{url: redact(rawURL), opts: opts}
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	config, err := pgx.ParseConfig(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("backend URL %s: %w", b.url, maskErr(err, rawURL))
@@ -106,6 +116,11 @@ func (b *Backend) Close() { b.pool.Close() }
 
 // URL implements backend.Backend; the password is masked.
 func (b *Backend) URL() string { return b.url }
+
+// bound limits a call to the backend's timeout.
+func (b *Backend) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, b.opts.Timeout)
+}
 
 // connect opens a connection of its own, for a lock's session.
 func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {

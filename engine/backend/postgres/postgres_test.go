@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -143,5 +144,110 @@ func TestLockDiesWithItsConnection(t *testing.T) {
 	}
 	if _, err := b.Lock(ctx, ref); err == nil {
 		t.Error("the old holder's Release freed the new holder's lock")
+	}
+}
+
+// A database that stops answering in the middle of an operation (its
+// connections open, nothing coming back) makes each call an error naming
+// the URL once the backend's timeout has passed, never a hang.
+func TestHungDatabaseIsAnErrorNotAHang(t *testing.T) {
+	srv := pgtest.New(t)
+	u, err := url.Parse(srv.Database(t, t.Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newFreezingProxy(t, u.Host)
+	u.Host = proxy.addr
+	ctx := context.Background()
+	b, err := postgres.Open(ctx, u.String(), postgres.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not closed: closing a connection waits for the server to say goodbye.
+	if err := b.CreateStack(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := b.Lock(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.freeze()
+	for name, call := range map[string]func() error{
+		"Snapshot": func() error { _, err := b.Snapshot(ctx, ref, nil); return err },
+		"Finish":   func() error { return op.Finish(ctx, op.Base(), backend.Summary{}) },
+	} {
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() { done <- call() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "postgres://cairn:xxxxx@"+proxy.addr) || strings.Contains(err.Error(), pgtest.Password) {
+				t.Errorf("%s on a hung database = %v; want an error naming the URL with its password masked", name, err)
+			}
+			t.Logf("%s failed after %s: %v", name, time.Since(start).Round(time.Millisecond), err)
+		case <-time.After(time.Minute):
+			t.Fatalf("%s on a hung database hangs", name)
+		}
+	}
+	lock.Release()
+}
+
+// freezingProxy forwards TCP connections to a server until frozen; then
+// it keeps them open and forwards nothing more.
+type freezingProxy struct {
+	addr   string
+	mu     sync.Mutex
+	frozen bool
+}
+
+func newFreezingProxy(t *testing.T, target string) *freezingProxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	p := &freezingProxy{addr: l.Addr().String()}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			t.Cleanup(func() { c.Close(); s.Close() })
+			go p.pipe(c, s)
+			go p.pipe(s, c)
+		}
+	}()
+	return p
+}
+
+func (p *freezingProxy) freeze() {
+	p.mu.Lock()
+	p.frozen = true
+	p.mu.Unlock()
+}
+
+func (p *freezingProxy) pipe(from, to net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := from.Read(buf)
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		frozen := p.frozen
+		p.mu.Unlock()
+		if !frozen {
+			to.Write(buf[:n])
+		}
 	}
 }

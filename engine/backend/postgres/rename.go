@@ -13,6 +13,8 @@ import (
 // states and history move to the new name, and its state with the URNs
 // renamed becomes the current one.
 func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name string) error {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	to, err := backend.RenameTarget(ctx, b, ref, name)
 	if err != nil {
 		return err

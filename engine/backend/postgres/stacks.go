@@ -13,6 +13,8 @@ import (
 // CreateStack implements backend.Backend. The new stack's state is a
 // checkpoint without a deployment, as Pulumi writes one.
 func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if err := ref.Validate(); err != nil {
 		return err
 	}
@@ -45,6 +47,8 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
 
 // StackExists implements backend.Backend.
 func (b *Backend) StackExists(ctx context.Context, ref backend.StackRef) (bool, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if err := ref.Validate(); err != nil {
 		return false, err
 	}
@@ -79,6 +83,8 @@ func (b *Backend) knownStack(ctx context.Context, ref backend.StackRef) error {
 // time and resource count are columns of its row. A lock whose row is left
 // by a holder that died is not listed.
 func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.StackSummary, error) {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	live, err := b.heldLocks(ctx)
 	if err != nil {
 		return nil, err
@@ -140,6 +146,8 @@ func (b *Backend) heldLocks(ctx context.Context) (map[int64]bool, error) {
 // RemoveStack implements backend.Backend. The stack's states are kept, for
 // `cairn stack restore`.
 func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
 	if exists, err := b.StackExists(ctx, ref); err != nil || !exists {
 		if err == nil {
 			err = fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
