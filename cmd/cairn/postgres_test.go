@@ -29,6 +29,7 @@ var backendScenarios = []string{
 	"stack_no_implicit_create",
 	"stack_reference",
 	"stack_rename",
+	"stack_tag",
 	"state_delete_unprotect",
 	"state_edit_keeps_seeds",
 	"target_replace",

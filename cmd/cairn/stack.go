@@ -64,6 +64,7 @@ current stack: its last update, resource count and outputs.`,
 				Action: stackHistory,
 			},
 			stackRenameCommand(),
+			stackTagCommand(),
 			{
 				Name: "unlock", Usage: "break the stack's lock (when the process holding it is gone)",
 				UsageText: "cairn stack unlock",

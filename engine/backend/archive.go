@@ -14,6 +14,7 @@ type Archive struct {
 	Versions []ArchivedVersion
 	// State is the stack's current state, a Pulumi checkpoint.
 	State []byte
+	Tags  Tags
 }
 
 // ArchivedVersion is one operation of a stack's history.

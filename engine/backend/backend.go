@@ -37,6 +37,11 @@ type Backend interface {
 	// finish.
 	RenameStack(ctx context.Context, ref StackRef, name string) error
 
+	// Tags returns the stack's tags.
+	Tags(ctx context.Context, ref StackRef) (Tags, error)
+	// SetTags replaces the stack's tags, which must pass ValidateTag.
+	SetTags(ctx context.Context, ref StackRef, tags Tags) error
+
 	// Lock takes the stack's lock for one or more operations. If another
 	// process holds it, Lock fails at once with *LockedError naming the
 	// holder; a lock that no live process holds is broken, with a warning.

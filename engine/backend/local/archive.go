@@ -41,7 +41,11 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 	if err != nil {
 		return nil, err
 	}
-	a := &backend.Archive{State: s.data, Versions: make([]backend.ArchivedVersion, len(history))}
+	tags, err := b.readTags(ref)
+	if err != nil {
+		return nil, err
+	}
+	a := &backend.Archive{State: s.data, Tags: tags, Versions: make([]backend.ArchivedVersion, len(history))}
 	for i, rec := range history {
 		a.Versions[len(history)-1-i].Record = rec
 	}
@@ -55,14 +59,17 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 	return a, nil
 }
 
-// Unarchive implements backend.Mover: it writes the history records and
-// backups, then the state file, which makes the stack exist. The state
+// Unarchive implements backend.Mover: it writes the tags, history records
+// and backups, then the state file, which makes the stack exist. The state
 // file is the newest backup (a hard link) when it has the same content.
 func (b *Backend) Unarchive(ctx context.Context, ref backend.StackRef, a *backend.Archive) error {
 	if exists, err := b.StackExists(ctx, ref); err != nil || exists {
 		if err == nil {
 			err = fmt.Errorf("stack %s: %w", ref, backend.ErrStackExists)
 		}
+		return err
+	}
+	if err := b.writeTags(ref, a.Tags); err != nil {
 		return err
 	}
 	start := time.Now().UnixNano()

@@ -11,7 +11,7 @@ import (
 )
 
 // RenameStack implements backend.Backend: the history records and backups
-// are hard-linked under the new name, the renamed state is written as the
+// are hard-linked under the new name, the tags copied, the renamed state is written as the
 // new stack's (recording the rename), then the old stack's files are
 // removed.
 func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name string) error {
@@ -41,7 +41,14 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 	if err != nil {
 		return err
 	}
-	if err := b.linkRenamed(ref, to); err != nil {
+	tags, err := b.readTags(ref)
+	if err != nil {
+		return err
+	}
+	if err := b.linkRenamed(ref, to); err == nil {
+		err = b.writeTags(to, tags)
+	}
+	if err != nil {
 		return fmt.Errorf("renaming stack %s: %w", ref, err)
 	}
 	if _, err := b.write(to, data, backend.RenameRecord(ref, to)); err != nil {
@@ -51,6 +58,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 		func() error { return os.Remove(b.layout.stack(ref)) },
 		func() error { return os.RemoveAll(b.layout.history(ref)) },
 		func() error { return os.RemoveAll(b.layout.backups(ref)) },
+		func() error { return b.writeTags(ref, nil) },
 	} {
 		if err := remove(); err != nil {
 			return fmt.Errorf("removing the files of stack %s after renaming it to %s: %w", ref, to.Name, err)

@@ -114,6 +114,7 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		func() error { return os.Remove(b.layout.stack(ref)) },
 		func() error { return removeJournal(b.layout.journal(ref)) },
 		func() error { return os.RemoveAll(b.layout.history(ref)) },
+		func() error { return b.writeTags(ref, nil) },
 	} {
 		if err := remove(); err != nil {
 			return fmt.Errorf("removing stack %s: %w", ref, err)

@@ -28,6 +28,9 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 			return backend.UnfinishedError(ref)
 		}
 		a.State = s.data
+		if a.Tags, err = b.readTags(ctx, tx, ref); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, `SELECT h.record, s.checkpoint FROM cairn_history h
 			LEFT JOIN cairn_states s ON s.project = h.project AND s.stack = h.stack AND s.version = h.version
 			WHERE h.project = $1 AND h.stack = $2 ORDER BY h.version`, ref.Project, ref.Name)
@@ -70,8 +73,12 @@ func (b *Backend) Unarchive(ctx context.Context, ref backend.StackRef, a *backen
 	return err
 }
 
-// unarchive writes an archive's history and states, then the stack's row.
+// unarchive writes an archive's tags, history and states, then the stack's
+// row.
 func (b *Backend) unarchive(ctx context.Context, tx pgx.Tx, ref backend.StackRef, a *backend.Archive) error {
+	if err := b.writeTags(ctx, tx, ref, a.Tags); err != nil {
+		return err
+	}
 	var current int64
 	for i, v := range a.Versions {
 		v.Record.Version = i + 1

@@ -16,6 +16,7 @@
 //     the state, its history record and removes the journal in one
 //     transaction; a journal left by a process that died is replayed by the
 //     next reader and compacted by the next operation.
+//   - cairn_tags holds the stacks' tags.
 //   - A stack's lock is a row of cairn_locks naming its holder plus a
 //     session-level advisory lock held by the connection the operation
 //     writes on: when the holder dies or loses its connection, the lock is

@@ -10,7 +10,7 @@ import (
 )
 
 // RenameStack implements backend.Backend, in one transaction: the stack's
-// states and history move to the new name, and its state with the URNs
+// states, history and tags move to the new name, and its state with the URNs
 // renamed becomes the current one.
 func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name string) error {
 	ctx, cancel := b.bound(ctx)
@@ -37,6 +37,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 		for _, sql := range []string{
 			`UPDATE cairn_states SET stack = $3 WHERE project = $1 AND stack = $2`,
 			`UPDATE cairn_history SET stack = $3 WHERE project = $1 AND stack = $2`,
+			`UPDATE cairn_tags SET stack = $3 WHERE project = $1 AND stack = $2`,
 		} {
 			if _, err := tx.Exec(ctx, sql, ref.Project, ref.Name, to.Name); err != nil {
 				return b.fail(fmt.Errorf("renaming stack %s: %w", ref, err))

@@ -58,6 +58,13 @@ var migrations = []string{
 		operation text NOT NULL DEFAULT '',
 		PRIMARY KEY (project, stack)
 	);`,
+	`CREATE TABLE cairn_tags (
+		project text NOT NULL,
+		stack   text NOT NULL,
+		name    text NOT NULL,
+		value   text NOT NULL,
+		PRIMARY KEY (project, stack, name)
+	);`,
 }
 
 // migrationLock is the advisory lock that serializes migrations, so that

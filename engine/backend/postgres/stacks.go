@@ -148,10 +148,7 @@ func (b *Backend) heldLocks(ctx context.Context) (map[int64]bool, error) {
 func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
-	if exists, err := b.StackExists(ctx, ref); err != nil || !exists {
-		if err == nil {
-			err = fmt.Errorf("stack %s: %w", ref, backend.ErrStackNotFound)
-		}
+	if err := b.existingStack(ctx, ref); err != nil {
 		return err
 	}
 	return b.underLock(ctx, ref, func(tx pgx.Tx) error {
@@ -169,6 +166,7 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 			`DELETE FROM cairn_history WHERE project = $1 AND stack = $2`,
 			`DELETE FROM cairn_journal WHERE project = $1 AND stack = $2`,
 			`DELETE FROM cairn_operations WHERE project = $1 AND stack = $2`,
+			`DELETE FROM cairn_tags WHERE project = $1 AND stack = $2`,
 			// The kept states no longer belong to an operation of the history.
 			`UPDATE cairn_states SET version = 0 WHERE project = $1 AND stack = $2`,
 		} {
