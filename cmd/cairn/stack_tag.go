@@ -54,11 +54,7 @@ func stackTagCommand() *cli.Command {
 // updateTags reads the stack's tags, changes them with the command's
 // arguments and writes them back.
 func updateTags(c *cli.Context, change func(stack string, tags backend.Tags, args []string) error) error {
-	s, err := stateSession(c)
-	if err != nil {
-		return err
-	}
-	tags, err := s.backend.Tags(c.Context, s.ref(s.stack))
+	s, tags, err := stackTags(c)
 	if err != nil {
 		return err
 	}
@@ -68,12 +64,18 @@ func updateTags(c *cli.Context, change func(stack string, tags backend.Tags, arg
 	return s.backend.SetTags(c.Context, s.ref(s.stack), tags)
 }
 
-func stackTagGet(c *cli.Context) error {
+// stackTags reads the tags of the command's stack.
+func stackTags(c *cli.Context) (*session, backend.Tags, error) {
 	s, err := stateSession(c)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	tags, err := s.backend.Tags(c.Context, s.ref(s.stack))
+	return s, tags, err
+}
+
+func stackTagGet(c *cli.Context) error {
+	s, tags, err := stackTags(c)
 	if err != nil {
 		return err
 	}
@@ -86,11 +88,7 @@ func stackTagGet(c *cli.Context) error {
 }
 
 func stackTagLs(c *cli.Context) error {
-	s, err := stateSession(c)
-	if err != nil {
-		return err
-	}
-	tags, err := s.backend.Tags(c.Context, s.ref(s.stack))
+	s, tags, err := stackTags(c)
 	if err != nil {
 		return err
 	}

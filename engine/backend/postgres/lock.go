@@ -52,17 +52,9 @@ func lockKey(ref backend.StackRef) int64 {
 func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock, error) {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
-	if err := b.knownStack(ctx, ref); err != nil {
-		return nil, err
-	}
-	conn, err := b.connect(ctx)
+	conn, ok, err := b.tryLock(ctx, ref)
 	if err != nil {
 		return nil, err
-	}
-	var ok bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, lockKey(ref)).Scan(&ok); err != nil {
-		conn.Close(ctx)
-		return nil, b.fail(err)
 	}
 	if !ok {
 		defer conn.Close(ctx)
@@ -89,6 +81,25 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 		return nil, b.fail(fmt.Errorf("taking the lock of stack %s: %w", ref, err))
 	}
 	return l, nil
+}
+
+// tryLock takes the advisory lock of a stack on a connection of its own,
+// without waiting, and reports whether it got it. The connection is the
+// caller's to close, which frees the lock.
+func (b *Backend) tryLock(ctx context.Context, ref backend.StackRef) (*pgx.Conn, bool, error) {
+	if err := b.knownStack(ctx, ref); err != nil {
+		return nil, false, err
+	}
+	conn, err := b.connect(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	var ok bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, lockKey(ref)).Scan(&ok); err != nil {
+		conn.Close(ctx)
+		return nil, false, b.fail(err)
+	}
+	return conn, ok, nil
 }
 
 // liveHolder returns what the row of the stack's lock says, waiting a
@@ -128,18 +139,11 @@ func holder(ctx context.Context, q querier, ref backend.StackRef) (*backend.Lock
 func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.LockInfo, error) {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
-	if err := b.knownStack(ctx, ref); err != nil {
-		return nil, err
-	}
-	conn, err := b.connect(ctx)
+	conn, free, err := b.tryLock(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(ctx) // which frees the advisory lock
-	var free bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, lockKey(ref)).Scan(&free); err != nil {
-		return nil, b.fail(err)
-	}
 	if !free {
 		return nil, fmt.Errorf("stack %s is locked by %s, which is still connected to the database: a live lock is not broken; "+
 			"wait for its operation to finish, or stop that process first", ref, b.liveHolder(ctx, conn, ref))
