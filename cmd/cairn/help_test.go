@@ -34,6 +34,9 @@ func checkHelp(t *testing.T, path []string, flags []cli.Flag) {
 	lines := strings.Split(stdout.String(), "\n")
 	for _, f := range flags {
 		name := "--" + f.Names()[0]
+		if len(f.Names()[0]) == 1 {
+			name = name[1:] // one letter: -v
+		}
 		i := slices.IndexFunc(lines, func(l string) bool {
 			l = strings.TrimSpace(l)
 			return strings.HasPrefix(l, name+" ") || strings.HasPrefix(l, name+",")

@@ -83,7 +83,7 @@ func globalFlags() []cli.Flag {
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	commands := []*cli.Command{
 		stackCommand(), configCommand(), previewCommand(), upCommand(), refreshCommand(), destroyCommand(),
-		importCommand(), stateCommand(), pluginCommand(), backendCommand(), versionCommand(),
+		importCommand(), stateCommand(), pluginCommand(), backendCommand(), testCommand(), versionCommand(),
 	}
 	for _, c := range commands {
 		prepareCommand(c)

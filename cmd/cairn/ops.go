@@ -11,11 +11,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/display"
+	"github.com/cairn-iac/cairn/engine/plan"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
@@ -62,7 +64,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag},
+			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -76,7 +78,7 @@ func upCommand() *cli.Command {
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, emptyFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}, planFlag},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -148,14 +150,32 @@ func operate(c *cli.Context, kind opKind) (err error) {
 	}
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack), masker: secrets.NewMasker()}
 	defer r.close()
+	if err := r.planFlagsConflict(); err != nil {
+		return err
+	}
 	if !r.showSecrets() {
 		s.stderr = r.masker.Writer(s.stderr)
 		defer func() { err = r.masked(err) }()
 	}
 	if err := r.prepare(); err != nil {
 		if de := (*eval.DiagnosticsError)(nil); errors.As(err, &de) {
+			if r.document() {
+				// The document (--json, --markdown) holds the diagnostics.
+				d, derr := r.newDisplay(display.OperationPreview)
+				if derr != nil {
+					return derr
+				}
+				r.reportProgramErrors(d, err)
+				d.Handle(deploy.SummaryEvent{Preview: true, Error: "the program has errors"})
+				if cerr := d.Close(); cerr != nil {
+					return cerr
+				}
+			}
 			return r.failure(kind, err)
 		}
+		return err
+	}
+	if err := r.usePlan(); err != nil {
 		return err
 	}
 	ctx, stop := r.signals()
@@ -215,6 +235,9 @@ func (r *operation) prepare() error {
 		if r.opts.Program, err = r.s.program(r.c.Context, r.host, values, &r.relay); err != nil {
 			return err
 		}
+		if r.opts.Analyzers, err = r.analyzers(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -243,6 +266,7 @@ func (r *operation) close() {
 	if r.host != nil {
 		_ = r.host.Close()
 	}
+	closeAll(r.opts.Analyzers)
 }
 
 // signals handles Ctrl-C (and SIGTERM). The first cancels the context: the
@@ -313,11 +337,8 @@ func (r *operation) newDisplay(op display.Operation) (*display.Display, error) {
 func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *snapshot.Snapshot, journal snapshot.Journal) (*deploy.Result, error) {
 	op := map[opKind]display.Operation{opPreview: display.OperationPreview, opUp: display.OperationUpdate,
 		opRefresh: display.OperationRefresh, opDestroy: display.OperationDestroy, opImport: display.OperationImport}[kind]
-	if dry {
+	if dry && kind == opUp {
 		op = display.OperationPreview
-		if kind == opRefresh {
-			op = display.OperationRefresh
-		}
 	}
 	d, err := r.newDisplay(op)
 	if err != nil {
@@ -340,14 +361,56 @@ func (r *operation) engine(ctx context.Context, kind opKind, dry bool, base *sna
 		res, err = deploy.Import(ctx, opts, base, []deploy.ImportSpec{{Type: args.Get(0), Name: args.Get(1), ID: resource.ID(args.Get(2)),
 			Parent: resource.URN(r.c.String("parent")), Provider: r.c.String("provider"), Protect: r.c.Bool("protect")}})
 	}
+	r.reportProgramErrors(d, err)
 	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	return res, err
 }
 
+// document reports whether the operation prints a document (--json or
+// --markdown) rather than progress for people.
+func (r *operation) document() bool { return r.c.Bool("json") || r.c.Bool("markdown") }
+
+// reportProgramErrors hands a program's diagnostics to a display that
+// prints a document, which stderr is not part of; progress for people
+// leaves them to failure, which prints them once, with their source.
+func (r *operation) reportProgramErrors(d *display.Display, err error) {
+	var de *eval.DiagnosticsError
+	if !r.document() || !errors.As(err, &de) {
+		return
+	}
+	for _, diag := range de.Diags {
+		sev := deploy.SeverityError
+		if diag.Severity == hcl.DiagWarning {
+			sev = deploy.SeverityWarning
+		}
+		d.Handle(deploy.DiagEvent{Severity: sev, Message: diagnosticLine(diag)})
+	}
+}
+
+// diagnosticLine writes a program diagnostic on one line: "file:line:column:
+// summary: detail".
+func diagnosticLine(d *hcl.Diagnostic) string {
+	text := d.Summary
+	if d.Detail != "" {
+		text += ": " + d.Detail
+	}
+	if s := d.Subject; s != nil {
+		text = fmt.Sprintf("%s:%d:%d: %s", s.Filename, s.Start.Line, s.Start.Column, text)
+	}
+	return text
+}
+
 // preview runs an operation without changing anything.
 func (r *operation) preview(ctx context.Context) error {
+	var planBase plan.Base
+	if r.c.String("save-plan") != "" {
+		var err error
+		if planBase, err = r.planBase(ctx); err != nil {
+			return err
+		}
+	}
 	base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
 	if err != nil {
 		return err
@@ -363,7 +426,10 @@ func (r *operation) preview(ctx context.Context) error {
 	if kind == opPreview {
 		kind = opUp
 	}
-	_, err = r.engine(ctx, kind, true, base, nil)
+	res, err := r.engine(ctx, kind, true, base, nil)
+	if err == nil && r.c.String("save-plan") != "" {
+		return r.savePlan(planBase, res)
+	}
 	return r.failure(opPreview, err)
 }
 
@@ -378,25 +444,36 @@ func (r *operation) apply(ctx context.Context) error {
 	}
 	r.heldLock = lock
 	defer lock.Release()
+	if err := r.checkPlanBase(ctx); err != nil {
+		return err
+	}
 
-	if r.kind == opUp && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
+	// A plan was made without refreshing (--refresh is refused with it), so
+	// its update does not refresh either.
+	if r.kind == opUp && r.opts.Plan == nil && (r.c.Bool("refresh") || r.s.project.Options.Refresh == "always") {
 		if err := r.applyOne(ctx, lock, opRefresh); err != nil {
 			return err
 		}
 	}
-	if !r.c.Bool("yes") {
-		// On a terminal: show the preview, then ask.
+	if !r.c.Bool("yes") || r.opts.Plan != nil {
+		// On a terminal: show the preview, then ask. Under a plan the
+		// preview also checks the plan still holds, before anything changes.
 		if !r.c.Bool("skip-preview") {
 			base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
 			if err != nil {
 				return err
 			}
-			if _, err := r.engine(ctx, r.kind, true, base, nil); err != nil {
-				return r.failure(opPreview, err)
+			restore := r.planPreviewAside()
+			_, err = r.engine(ctx, r.kind, true, base, nil)
+			restore()
+			if err != nil {
+				return r.planRefused(r.failure(opPreview, err))
 			}
 		}
-		if err := r.s.confirm(r.c, fmt.Sprintf("Perform this %s on stack %q?", r.kind, r.s.stack)); err != nil {
-			return err
+		if !r.c.Bool("yes") {
+			if err := r.s.confirm(r.c, fmt.Sprintf("Perform this %s on stack %q?", r.kind, r.s.stack)); err != nil {
+				return err
+			}
 		}
 	}
 	return r.applyOne(ctx, lock, r.kind)
@@ -415,7 +492,7 @@ func (r *operation) applyOne(ctx context.Context, lock backend.Lock, kind opKind
 	var snap *snapshot.Snapshot
 	sum := backend.Summary{Err: runErr}
 	if res != nil {
-		snap, sum.Changes = res.Snapshot, res.ResourceChanges()
+		snap, sum.Changes, sum.Violations = res.Snapshot, res.ResourceChanges(), res.Violations
 	}
 	if err := op.Finish(context.WithoutCancel(ctx), snap, sum); err != nil {
 		return errors.Join(runErr, fmt.Errorf("recording the stack's state: %w", err))

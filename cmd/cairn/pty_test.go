@@ -42,7 +42,7 @@ func TestUpOnATerminal(t *testing.T) {
 		t.Errorf("the display did not redraw in place on a terminal:\n%q", raw.String())
 	}
 	final := strings.Join(screen(raw.String()), "\n")
-	for _, want := range []string{`├─ command:local:Command +a +created`, `└─ command:local:Command +b +created`, `Resources: 4 created`} {
+	for _, want := range []string{`├─ command:local:Command +a +created`, `└─ command:local:Command +b +created`, `Resources: 3 created`} {
 		if !regexp.MustCompile(want).MatchString(final) {
 			t.Errorf("final screen lacks %q:\n%s", want, final)
 		}

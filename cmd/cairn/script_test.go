@@ -55,6 +55,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgsql":     pgSQLCmd,
 			"waitfile":  waitFileCmd,
 			"repeat":    repeatCmd,
+			"cirecipe":  ciRecipeCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,9 +122,23 @@ func stackInit(c *cli.Context) error {
 	return s.createStack(ref)
 }
 
-// createStack creates the stack and selects it.
+// createStack creates the stack and selects it. Its state begins with its
+// seed key, sealed by its secrets manager, so that every preview before
+// the first update shows the random values that update will create.
 func (s *session) createStack(ref backend.StackRef) error {
-	if err := s.backend.CreateStack(s.c.Context, ref); err != nil {
+	cfg, err := workspace.LoadStackConfig(s.project, ref.Name)
+	if err != nil {
+		return err
+	}
+	sm, err := s.secrets(cfg)
+	if err != nil {
+		return err
+	}
+	seeds, err := snapshot.NewSeeds()
+	if err != nil {
+		return err
+	}
+	if err := s.backend.CreateStack(s.c.Context, ref, &snapshot.Snapshot{Seeds: seeds}, sm); err != nil {
 		if errors.Is(err, backend.ErrStackExists) {
 			return fmt.Errorf("stack %q already exists; select it with `cairn stack select %s`", ref.Name, ref.Name)
 		}
@@ -351,6 +366,9 @@ func stackHistory(c *cli.Context) error {
 		dur := time.Duration(r.EndTime-r.StartTime) * time.Second
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Version, r.Kind, start.Format("2006-01-02 15:04:05"), dur, r.Result,
 			changeText(r.ResourceChanges), r.Message)
+		for _, p := range r.Policies {
+			fmt.Fprintf(w, "\t%s policy %s/%s violated by %s\n", p.EnforcementLevel, p.PolicyPackName, p.PolicyName, cmp.Or(string(p.ResourceURN), "the stack"))
+		}
 	}
 	return w.Flush()
 }

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
@@ -17,9 +18,10 @@ type Backend interface {
 	// URL says where the backend keeps its stacks ("file:///home/me/.cairn/state").
 	URL() string
 
-	// CreateStack creates a stack with no state; it fails with ErrStackExists
-	// if the stack exists.
-	CreateStack(ctx context.Context, ref StackRef) error
+	// CreateStack creates a stack whose state is init, its secrets (such as
+	// the seed key) sealed with sm, or with no state when init is nil; it
+	// fails with ErrStackExists if the stack exists.
+	CreateStack(ctx context.Context, ref StackRef, init *snapshot.Snapshot, sm secrets.Manager) error
 	// StackExists reports whether the stack exists, without reading its state.
 	StackExists(ctx context.Context, ref StackRef) (bool, error)
 	// ListStacks lists the stacks of project, or of every project when
@@ -122,6 +124,8 @@ type OperationInfo struct {
 type Summary struct {
 	Err     error          // nil when the operation succeeded
 	Changes map[string]int // steps by kind, as deploy.Result.ResourceChanges
+	// Violations are the policy violations the operation found.
+	Violations []policy.Violation
 }
 
 // ExportOptions say how a stack's state is exported.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
@@ -45,6 +46,8 @@ type HistoryRecord struct {
 	Error string `json:"error,omitempty"`
 	// ResourceChanges counts steps by kind ("create", "update", …).
 	ResourceChanges map[string]int `json:"resourceChanges,omitempty"`
+	// Policies are the policy violations the operation found.
+	Policies []policy.Event `json:"policyViolations,omitempty"`
 }
 
 // NewRecord is the history record of an operation that began at started
@@ -60,6 +63,10 @@ func NewRecord(info OperationInfo, started time.Time, sum Summary) HistoryRecord
 		if n > 0 {
 			rec.ResourceChanges[op] = n
 		}
+	}
+	for _, v := range sum.Violations {
+		v.Message = mask(v.Message)
+		rec.Policies = append(rec.Policies, v.Event())
 	}
 	return rec
 }

@@ -66,10 +66,21 @@ func (d *deployment) runDeletes(ctx context.Context, victims []*resource.State) 
 				d.skip(s)
 				continue
 			}
+			if s.logical {
+				// The other deletes are halves of replacements, planned as such.
+				if err := d.followPlan([]*step{s}); err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := d.run(ctx, s); err != nil && !errors.Is(err, ErrCancelled) {
+				done, err := d.run(ctx, s)
+				if err == nil && s.logical {
+					d.recordPlanned([]*step{s}, done)
+				}
+				if err != nil && !errors.Is(err, ErrCancelled) {
 					mu.Lock()
 					errs = append(errs, err.Error())
 					for _, u := range r.References() {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/plan"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 )
@@ -51,10 +53,14 @@ type deployment struct {
 	skipped    map[resource.URN]bool         // creates skipped because untargeted
 	forgotten  map[resource.URN]bool         // to leave the state without being deleted
 	failed     map[resource.URN]bool
+	followed   map[resource.URN]bool      // compared with Options.Plan
+	planned    map[resource.URN]plan.Step // the steps a preview took
 	defaults   map[string]*defaultProvider
 	changes    map[Op]int
 	stepErrs   []error
-	cancelled  bool // by a failure: no step starts any more
+	analyzed   []policy.Resource  // in the order analyzed, for AnalyzeStack
+	violations []policy.Violation // of the policies, in the order found
+	cancelled  bool               // by a failure: no step starts any more
 
 	interrupted <-chan struct{} // closed when the operation's context is cancelled
 }
@@ -94,6 +100,11 @@ type Result struct {
 	Snapshot *snapshot.Snapshot
 	Changes  map[Op]int
 	Duration time.Duration
+	// Planned are, for a preview, the steps it took by URN with the
+	// outputs expected, to save as a plan (plan.Plan.Resources).
+	Planned map[resource.URN]plan.Step
+	// Violations are the policies found violated, in the order found.
+	Violations []policy.Violation
 }
 
 // ResourceChanges returns the counts of Changes that are not zero, by the
@@ -151,6 +162,8 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		skipped:    map[resource.URN]bool{},
 		forgotten:  map[resource.URN]bool{},
 		failed:     map[resource.URN]bool{},
+		followed:   map[resource.URN]bool{},
+		planned:    map[resource.URN]plan.Step{},
 		defaults:   map[string]*defaultProvider{},
 		changes:    map[Op]int{},
 	}
@@ -200,7 +213,10 @@ func (d *deployment) fail(urn resource.URN, op Op, err error) error {
 	d.mu.Lock()
 	d.stepErrs = append(d.stepErrs, se)
 	d.failed[urn] = true
-	if !d.opts.ContinueOnError && !d.opts.DryRun {
+	// A policy violation leaves the resource as it was, so the resources
+	// that do not depend on it may go ahead.
+	var ve *ViolationError
+	if !d.opts.ContinueOnError && !d.opts.DryRun && !errors.As(err, &ve) {
 		d.cancelled = true
 	}
 	d.mu.Unlock()
@@ -260,6 +276,8 @@ func (d *deployment) finish(err error) (*Result, error) {
 		if n := len(d.stepErrs); n > 0 {
 			if n == 1 {
 				err = d.stepErrs[0]
+			} else if v := violators(d.stepErrs); v == n {
+				err = fmt.Errorf("%d resources violate mandatory policies, so they were left as they were", n)
 			} else {
 				err = fmt.Errorf("%d resource operations failed", n)
 			}
@@ -269,16 +287,40 @@ func (d *deployment) finish(err error) (*Result, error) {
 	if err == nil {
 		err = unmatchedPatterns(d.opts, d.seenURNs())
 	}
-	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start)}
+	if n := d.mandatoryViolations(); err == nil && n > 0 && d.opts.DryRun {
+		err = fmt.Errorf("%d mandatory policy violation(s); `up` would refuse to change what violates them", n)
+	}
+	if err == nil {
+		err = d.unfollowedPlan()
+	}
+	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start), Violations: d.violations}
+	if d.opts.DryRun {
+		res.Planned = d.planned
+	}
 	if err == nil && d.opts.ExpectNoChanges && res.HasChanges() {
 		err = errors.New("no changes were expected, but changes were found (--expect-no-changes)")
 	}
 	sum := SummaryEvent{Preview: d.opts.DryRun, Changes: res.Changes, Duration: res.Duration}
+	if root := res.Snapshot.Root(); root != nil && !d.opts.DryRun {
+		sum.Outputs = root.Outputs
+	}
 	if err != nil {
 		sum.Error = err.Error()
 	}
 	d.opts.emit(sum)
 	return res, err
+}
+
+// violators counts the errors that are policy violations.
+func violators(errs []error) int {
+	n := 0
+	for _, err := range errs {
+		var ve *ViolationError
+		if errors.As(err, &ve) {
+			n++
+		}
+	}
+	return n
 }
 
 // seenURNs lists the URNs of the stack's recorded resources and of those
@@ -323,8 +365,18 @@ func (d *deployment) runProgram(ctx context.Context, prog Program) error {
 	var se *StepError
 	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrCancelled) {
 		// The step errors, if any, are reported by finish; this one is the
-		// program's own.
+		// program's own. A preview deletes nothing anyway.
+		if d.opts.DryRun {
+			return err
+		}
 		return fmt.Errorf("the program failed, so nothing was deleted: %w", err)
+	}
+	if !d.isCancelled() {
+		// The whole planned stack goes to the analyzers before anything is
+		// deleted.
+		if err := d.analyzeStack(ctx); err != nil {
+			return err
+		}
 	}
 	d.mu.Lock()
 	failures := len(d.stepErrs)

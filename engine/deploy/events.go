@@ -3,6 +3,7 @@ package deploy
 import (
 	"time"
 
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -115,8 +116,18 @@ type SummaryEvent struct {
 	Changes  map[Op]int
 	Duration time.Duration
 	Error    string
+	// Outputs are the outputs of the stack's root resource once a
+	// deployment that is not a preview has ended; nil when it has none.
+	Outputs resource.Map
 }
 
+// PolicyEvent reports a policy violation as soon as an analyzer finds it.
+type PolicyEvent struct {
+	Violation policy.Violation
+	Preview   bool
+}
+
+func (PolicyEvent) isEvent()  {}
 func (StepEvent) isEvent()    {}
 func (DiagEvent) isEvent()    {}
 func (PreludeEvent) isEvent() {}

@@ -3,6 +3,8 @@ package deploy
 import (
 	"runtime"
 
+	"github.com/cairn-iac/cairn/engine/plan"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
@@ -81,6 +83,19 @@ type Options struct {
 	// Create, Update or Delete) waits for it, and its error fails them all,
 	// so that a wrong passphrase changes nothing.
 	VerifySecrets func() error
+
+	// Analyzers check every resource after its provider has checked its
+	// inputs and before it is diffed, and the whole stack once the program
+	// has finished (Pulumi's policy packs).
+	Analyzers []policy.Analyzer
+
+	// Plan, when set, is the saved plan an update follows: before a step
+	// touches its resource it is compared with the planned one (operation,
+	// and inputs equal or within the planned unknowns), and one that
+	// diverges fails the resource; a resource the plan does not hold is only
+	// left as it is. In a preview the comparison shows, before anything
+	// changes, whether the update would follow the plan.
+	Plan *plan.Plan
 
 	// PreviewOnly refreshes (or destroys) without changing anything; it is
 	// DryRun for operations that do not run a program.

@@ -376,3 +376,16 @@ func newUUID() resource.ID {
 	b[8] = b[8]&0x3f | 0x80
 	return resource.ID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
 }
+
+// configOf returns the configuration of a loaded provider, without the
+// engine's internal keys; nil when it is not loaded.
+func (r *registry) configOf(ref string) resource.Map {
+	r.mu.Lock()
+	inst := r.byRef[ref]
+	r.mu.Unlock()
+	if inst == nil {
+		return nil
+	}
+	cfg, _ := splitInputs(inst.inputs)
+	return cfg
+}

@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -53,10 +52,11 @@ func (d *deployment) seeds() (snapshot.Seeds, error) {
 		s.Key = d.opts.SeedKey
 	}
 	if len(s.Key) == 0 {
-		s.Key = make([]byte, 32)
-		if _, err := rand.Read(s.Key); err != nil {
+		fresh, err := snapshot.NewSeeds()
+		if err != nil {
 			return snapshot.Seeds{}, err
 		}
+		s.Key = fresh.Key
 	}
 	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySeeds, OperationID: d.journal.newOperationID(), Seeds: &s}); err != nil {
 		return snapshot.Seeds{}, err

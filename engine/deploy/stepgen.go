@@ -77,6 +77,9 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		}
 		new.Inputs = checked
 	}
+	if err := d.analyze(ctx, new); err != nil {
+		return nil, err
+	}
 
 	switch {
 	case old == nil:

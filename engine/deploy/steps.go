@@ -46,6 +46,9 @@ type stepResult struct {
 // deployment was cancelled.
 func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, error) {
 	var res stepResult
+	if err := d.followPlan(chain); err != nil {
+		return res, err
+	}
 	for _, s := range chain {
 		r, err := d.run(ctx, s)
 		if err != nil {
@@ -55,6 +58,7 @@ func (d *deployment) execute(ctx context.Context, chain []*step) (stepResult, er
 			res = r
 		}
 	}
+	d.recordPlanned(chain, res)
 	return res, nil
 }
 

@@ -1,7 +1,9 @@
 package display
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
@@ -16,7 +18,8 @@ type diagGroup struct {
 }
 
 // diagGroups returns the diagnostics grouped by resource, the groups in the
-// order of their first diagnostic.
+// order of run.ordered, then those of resources without a step and of the
+// whole deployment in the order of their first diagnostic.
 func (r *run) diagGroups() []diagGroup {
 	var out []diagGroup
 	index := map[resource.URN]int{}
@@ -29,6 +32,20 @@ func (r *run) diagGroups() []diagGroup {
 		}
 		out[i].diags = append(out[i].diags, d)
 	}
+	if len(out) < 2 {
+		return out
+	}
+	rank := map[resource.URN]int{}
+	for i, s := range r.ordered() {
+		rank[s.event.URN] = i + 1
+	}
+	slices.SortStableFunc(out, func(a, b diagGroup) int {
+		ra, rb := rank[a.urn], rank[b.urn]
+		if ra == 0 || rb == 0 {
+			return cmp.Compare(rb, ra) // those with a step first
+		}
+		return cmp.Compare(ra, rb)
+	})
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 )
 
@@ -79,9 +80,19 @@ func (d *Display) Handle(e deploy.Event) {
 	if d.closed {
 		return
 	}
+	if se, ok := e.(deploy.StepEvent); ok && hidden(&se) {
+		d.run.hide(&se)
+		return
+	}
 	e = mask(e, d.run.opts.Masker)
 	d.run.record(e)
 	d.render.event(e)
+}
+
+// hidden reports whether a step is hidden: as in Pulumi, default providers
+// are not resources to the user, so only their failures show.
+func hidden(e *deploy.StepEvent) bool {
+	return e.Phase != deploy.StepFailed && resource.IsDefaultProvider(e.URN)
 }
 
 // mask returns e with the secrets m knows masked in its texts, so that a
@@ -99,6 +110,9 @@ func mask(e deploy.Event, m *secrets.Masker) deploy.Event {
 		return x
 	case deploy.SummaryEvent:
 		x.Error = m.Mask(x.Error)
+		return x
+	case deploy.PolicyEvent:
+		x.Violation.Message = m.Mask(x.Violation.Message)
 		return x
 	}
 	return e

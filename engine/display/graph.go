@@ -70,15 +70,18 @@ func (g *graph) link(from resource.URN, to int, kind edgeKind) {
 	}
 }
 
-// references adds the edges into s's node that keep accepts: from its
-// parent, its dependencies and property dependencies in order, and its
-// provider.
+// references adds the edges into s's node that keep accepts.
 func (g *graph) references(s *resource.State, to int, keep func(from resource.URN, kind edgeKind) bool) {
-	add := func(from resource.URN, kind edgeKind) {
+	eachReference(s, func(from resource.URN, kind edgeKind) {
 		if keep(from, kind) {
 			g.link(from, to, kind)
 		}
-	}
+	})
+}
+
+// eachReference calls add with each resource s refers to, in order: its
+// parent, its dependencies and property dependencies, and its provider.
+func eachReference(s *resource.State, add func(from resource.URN, kind edgeKind)) {
 	if s.Parent != "" {
 		add(s.Parent, parentOf)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/state"
@@ -16,7 +17,8 @@ import (
 type PreviewDigest struct {
 	// Config is the stack configuration, secrets blinded.
 	Config map[string]string `json:"config,omitempty"`
-	// Steps are the logical steps, in the order they began.
+	// Steps are the logical steps, dependencies first, then in program
+	// order.
 	Steps []PreviewStep `json:"steps,omitempty"`
 	// Diagnostics are the messages of the deployment, debug ones left out.
 	Diagnostics []PreviewDiagnostic `json:"diagnostics,omitempty"`
@@ -24,6 +26,8 @@ type PreviewDigest struct {
 	Duration time.Duration `json:"duration,omitempty"`
 	// ChangeSummary counts the resources per operation.
 	ChangeSummary map[deploy.Op]int `json:"changeSummary,omitempty"`
+	// PolicyEvents are the policy violations, mandatory ones first.
+	PolicyEvents []policy.Event `json:"policyEvents,omitempty"`
 }
 
 // PreviewStep is one step of a PreviewDigest. States are in the
@@ -74,10 +78,14 @@ func (j *jsonRenderer) close() {
 }
 
 // digest builds the run's PreviewDigest. Steps are the logical ones that
-// show (see run.shows), and the stack's always.
+// show (see run.shows), and the stack's always, in the order of
+// run.ordered.
 func (r *run) digest() *PreviewDigest {
-	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), ChangeSummary: r.counts()}
-	for _, s := range r.steps {
+	d := &PreviewDigest{Config: r.digestConfig(), Duration: r.duration(), PolicyEvents: r.digestPolicies()}
+	if !r.failedPreview() {
+		d.ChangeSummary = r.counts()
+	}
+	for _, s := range r.ordered() {
 		e := &s.event
 		if !r.shows(e) && e.URN.Type() != resource.RootStackType {
 			continue

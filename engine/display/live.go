@@ -52,7 +52,9 @@ func (l *liveRenderer) close() {
 	b.WriteByte('\n')
 	l.r.writeChanges(&b, l.p)
 	l.r.writeDiagnostics(&b, l.p)
+	l.r.writeOutputs(&b, l.p)
 	b.WriteString(l.r.summaryLines(l.p))
+	l.r.writePolicies(&b, l.p)
 	l.paint(append(lines, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...))
 }
 
@@ -81,8 +83,8 @@ func (l *liveRenderer) paint(lines []string) {
 	l.w.writeString(b.String())
 }
 
-// writeChanges writes the "Changes:" section: each changed resource with its
-// diff.
+// writeChanges writes the "Changes:" section: each changed resource, with
+// its diff when diffs are shown.
 func (r *run) writeChanges(b *strings.Builder, p painter) {
 	steps := r.changed()
 	writeSection(b, p, "Changes", len(steps), func(i int) {
@@ -96,6 +98,8 @@ func (r *run) writeChanges(b *strings.Builder, p painter) {
 			b.WriteString(" " + p.paint(red, "[failed]"))
 		}
 		b.WriteByte('\n')
-		writeDiffLines(b, r.format().render(r.differ().changes(e)), "      ", p)
+		if r.opts.ShowDiffs {
+			writeDiffLines(b, r.format().render(r.differ().changes(e)), "      ", p)
+		}
 	})
 }

@@ -10,13 +10,21 @@ import (
 )
 
 // markdownRenderer prints a pull-request comment on close: a table of
-// counts per operation, a collapsible section with the diff of each changed
-// resource, a Mermaid graph of the changed resources and what they depend
-// on, and the diagnostics.
+// counts per operation; a list of what needs a reviewer's attention
+// (deletions, replacements with the properties forcing them, changes to
+// protected resources); the diagnostics; a collapsed section with the
+// diff of each changed resource; and a Mermaid graph of the changed
+// resources and what they depend on. Past markdownBudget characters the
+// details and the graph are left out, with a note saying how many: the
+// table and the list are never cut.
 type markdownRenderer struct {
 	r *run
 	w *errWriter
 }
+
+// markdownBudget is how long a comment may grow with details and the graph,
+// under GitHub's limit of 65,536 characters for a comment.
+const markdownBudget = 60000
 
 func (m *markdownRenderer) event(deploy.Event) {}
 
@@ -24,22 +32,76 @@ func (m *markdownRenderer) close() {
 	var b strings.Builder
 	r := m.r
 	b.WriteString("### " + r.title() + "\n\n")
-	r.writeCountTable(&b)
-	fmt.Fprintf(&b, "Duration: %s\n\n", formatDuration(r.duration()))
+	if !r.failedPreview() {
+		r.writeCountTable(&b)
+	}
+	if !r.preview {
+		fmt.Fprintf(&b, "Duration: %s\n\n", formatDuration(r.duration()))
+	}
 	if r.summary != nil && r.summary.Error != "" {
-		b.WriteString("**Error:** " + html.EscapeString(r.summary.Error) + "\n\n")
+		b.WriteString("**Error:** " + html.EscapeString(strings.TrimPrefix(firstLine(r.summary.Error), "Error: ")) + "\n\n")
 	}
-	if changed := r.changed(); len(changed) > 0 {
-		b.WriteString("#### Changes\n\n")
-		for _, s := range changed {
-			r.writeChangeDetails(&b, &s.event)
-		}
-		b.WriteString("#### Dependencies\n\n")
-		b.WriteString(fenced("mermaid", r.changeGraph().mermaid(mermaidClasses)))
-		b.WriteByte('\n')
-	}
+	changed := r.changed()
+	r.writeMarkdownPolicies(&b)
+	r.writeAttention(&b, changed)
 	r.writeMarkdownDiagnostics(&b)
+	if len(changed) > 0 {
+		b.WriteString("#### Changes\n\n")
+		left := len(changed)
+		for _, s := range changed {
+			var d strings.Builder
+			r.writeChangeDetails(&d, &s.event)
+			if b.Len()+d.Len() > markdownBudget {
+				break
+			}
+			b.WriteString(d.String())
+			left--
+		}
+		graph := "#### Dependencies\n\n" + fenced("mermaid", r.changeGraph().mermaid(mermaidClasses)) + "\n"
+		switch {
+		case left > 0:
+			fmt.Fprintf(&b, "_The details of %d more resources and the dependency graph are left out to keep this comment under GitHub's size limit; `cairn preview --diff` shows them all._\n\n", left)
+		case b.Len()+len(graph) > markdownBudget:
+			b.WriteString("_The dependency graph is left out to keep this comment under GitHub's size limit; `cairn stack graph --format mermaid` draws the stack._\n\n")
+		default:
+			b.WriteString(graph)
+		}
+	}
 	m.w.writeString(b.String())
+}
+
+// writeAttention writes the changes a reviewer should look at first:
+// deletions, replacements with the properties that force them, and any
+// change to a protected resource.
+func (r *run) writeAttention(b *strings.Builder, changed []*stepRecord) {
+	var items []string
+	for _, s := range changed {
+		e := &s.event
+		op := shownOp(e)
+		protected := e.Old != nil && e.Old.Protect || e.New != nil && e.New.Protect
+		var why string
+		switch {
+		case op == deploy.OpReplace && len(e.Keys) > 0:
+			why = "replaced because of <code>" + html.EscapeString(strings.Join(e.Keys, ", ")) + "</code>"
+		case op == deploy.OpReplace:
+			why = "replaced"
+		case op == deploy.OpDelete || op == deploy.OpDiscard:
+			why = "deleted"
+		case protected:
+			why = string(op) + " of a protected resource"
+		default:
+			continue
+		}
+		if protected && !strings.Contains(why, "protected") {
+			why += " (protected)"
+		}
+		items = append(items, fmt.Sprintf("- <code>%s</code> <code>%s</code> <b>%s</b>: %s\n", html.EscapeString(styleOf(op).symbol),
+			html.EscapeString(e.Type), html.EscapeString(e.URN.Name()), why))
+	}
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString("#### Needs attention\n\n" + strings.Join(items, "") + "\n")
 }
 
 // writeCountTable writes the number of resources per operation as a table.

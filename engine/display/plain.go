@@ -6,10 +6,13 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 )
 
-// plainRenderer writes a line for each step event as it arrives (in a
-// preview, where steps start and end at once, only when the step ends),
-// with the step's diff under the first line of each logical step; the
-// diagnostics, grouped by resource, and the summary come at the end.
+// plainRenderer writes one line per resource: in a preview all of them
+// when the display closes, in the order of run.ordered so that two
+// previews of one program read the same; otherwise a line when each step
+// ends, as it happens. A changed resource's property diff follows its line
+// only when diffs are shown (--diff). The diagnostics, grouped by
+// resource, the stack's outputs after an update, and the summary come at
+// the end.
 type plainRenderer struct {
 	r       *run
 	w       *errWriter
@@ -19,45 +22,33 @@ type plainRenderer struct {
 
 func (pr *plainRenderer) event(e deploy.Event) {
 	se, ok := e.(deploy.StepEvent)
-	if !ok || !pr.r.shows(&se) || se.Phase == deploy.StepStarted && quiet(&se) {
+	if !ok || se.Preview || se.Phase == deploy.StepStarted || !pr.r.shows(&se) {
 		return
 	}
 	var b strings.Builder
 	pr.header(&b)
-	op := se.Op
-	if op == deploy.OpRefresh {
-		op = refreshOutcome(&se)
-	}
-	s := styleOf(op)
+	pr.line(&b, &se)
+	pr.w.writeString(b.String())
+}
+
+// line writes a step's line: its symbol, type, name, status and a summary
+// of its diff, then its diff if shown.
+func (pr *plainRenderer) line(b *strings.Builder, se *deploy.StepEvent) {
+	s := styleOf(shownOp(se))
 	b.WriteString(" " + pr.p.paint(s.color, padRight(s.symbol, 2)) + " " + resourceTitle(se.URN, se.Type) + " ")
-	status := stepStatus(&se)
+	status := stepStatus(se)
 	if se.Phase == deploy.StepFailed {
 		status = pr.p.paint(red, status+": "+firstLine(se.Error))
 	}
 	b.WriteString(status)
-	if info := infoText(&se); info != "" && se.Phase != deploy.StepStarted && se.Logical {
+	if info := infoText(se); info != "" && se.Logical {
 		b.WriteString(" " + info)
 	}
 	b.WriteByte('\n')
-	if se.Logical && firstReport(&se) {
-		writeDiffLines(&b, pr.r.format().render(pr.r.differ().changes(&se)), "      ", pr.p)
+	if se.Logical && pr.r.opts.ShowDiffs {
+		writeDiffLines(b, pr.r.format().render(pr.r.differ().changes(se)), "      ", pr.p)
 	}
-	pr.w.writeString(b.String())
 }
-
-// firstReport reports whether the event is the first line written for its
-// step: the start of a step that runs, the end of a quiet one, and the end
-// of a refresh (whose diff is known only then).
-func firstReport(e *deploy.StepEvent) bool {
-	if e.Op == deploy.OpRefresh {
-		return e.Phase == deploy.StepDone
-	}
-	return (e.Phase == deploy.StepStarted) != quiet(e)
-}
-
-// quiet reports whether a step's start goes unwritten: in a preview steps
-// start and end at once, and a same does nothing.
-func quiet(e *deploy.StepEvent) bool { return e.Preview || e.Op == deploy.OpSame }
 
 // header writes the title before the first line of output.
 func (pr *plainRenderer) header(b *strings.Builder) {
@@ -70,9 +61,18 @@ func (pr *plainRenderer) header(b *strings.Builder) {
 func (pr *plainRenderer) close() {
 	var b strings.Builder
 	pr.header(&b)
+	if pr.r.preview {
+		for _, s := range pr.r.ordered() {
+			if pr.r.shows(&s.event) {
+				pr.line(&b, &s.event)
+			}
+		}
+	}
 	b.WriteByte('\n')
 	pr.r.writeDiagnostics(&b, pr.p)
+	pr.r.writeOutputs(&b, pr.p)
 	b.WriteString(pr.r.summaryLines(pr.p))
+	pr.r.writePolicies(&b, pr.p)
 	pr.w.writeString(b.String())
 }
 

@@ -15,7 +15,7 @@ func TestPlainGolden(t *testing.T) {
 	}{
 		{"plain_preview", Options{Operation: OperationPreview}, fxPreview()},
 		{"plain_preview_diff", Options{Operation: OperationPreview, ShowDiffs: true, ShowSames: true}, fxPreview()},
-		{"plain_preview_secrets", Options{Operation: OperationPreview, ShowSecrets: true}, fxPreview()},
+		{"plain_preview_secrets", Options{Operation: OperationPreview, ShowDiffs: true, ShowSecrets: true}, fxPreview()},
 		{"plain_update", Options{Operation: OperationUpdate}, fxUpdate()},
 		{"plain_refresh", Options{Operation: OperationRefresh}, fxRefresh()},
 	}
@@ -42,7 +42,7 @@ func TestPlainSecretsMasked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := renderEvents(t, Options{Operation: OperationPreview, ShowSecrets: tt.showSecrets}, fxPreview())
+			got := renderEvents(t, Options{Operation: OperationPreview, ShowDiffs: true, ShowSecrets: tt.showSecrets}, fxPreview())
 			if !strings.Contains(got, tt.want) {
 				t.Errorf("output lacks %q:\n%s", tt.want, got)
 			}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
+	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -16,12 +17,16 @@ type run struct {
 	start   time.Time
 	preview bool
 
-	rows    map[resource.URN]*row
-	order   []*row
-	steps   []*stepRecord
-	diags   []deploy.DiagEvent
-	summary *deploy.SummaryEvent
-	config  map[string]resource.Value // from the prelude, if any
+	rows  map[resource.URN]*row
+	order []*row
+	steps []*stepRecord
+	diags []deploy.DiagEvent
+	// policies are the policy violations, in the order found.
+	policies []policy.Violation
+	summary  *deploy.SummaryEvent
+	config   map[string]resource.Value // from the prelude, if any
+	// uncounted is how many hidden steps the summary counts, per operation.
+	uncounted map[deploy.Op]int
 }
 
 // row is one resource as the progress display shows it.
@@ -50,7 +55,7 @@ type stepRecord struct {
 
 func newRun(opts Options, now func() time.Time) *run {
 	return &run{opts: opts, now: now, start: now(), preview: opts.Operation == OperationPreview,
-		rows: map[resource.URN]*row{}}
+		rows: map[resource.URN]*row{}, uncounted: map[deploy.Op]int{}}
 }
 
 // record updates the run with an event that has just happened.
@@ -60,6 +65,8 @@ func (r *run) record(e deploy.Event) {
 		r.step(e)
 	case deploy.DiagEvent:
 		r.diag(e)
+	case deploy.PolicyEvent:
+		r.policies = append(r.policies, e.Violation)
 	case deploy.PreludeEvent:
 		r.preview = r.preview || e.Preview
 		r.config = e.Config
@@ -67,6 +74,23 @@ func (r *run) record(e deploy.Event) {
 		r.summary = &e
 		r.preview = r.preview || e.Preview
 	}
+}
+
+// hide notes a hidden step (see hidden) that the engine counts, to take
+// it out of the summary's counts.
+func (r *run) hide(e *deploy.StepEvent) {
+	if e.Logical && e.Phase == deploy.StepDone {
+		r.uncounted[countedOp(e)]++
+	}
+}
+
+// countedOp is the operation the engine counts a finished step as: a
+// refresh as what it found.
+func countedOp(e *deploy.StepEvent) deploy.Op {
+	if e.Op == deploy.OpRefresh && e.Outcome != "" {
+		return e.Outcome
+	}
+	return e.Op
 }
 
 // diag keeps a diagnostic, but for an ephemeral one only the latest of its
@@ -142,10 +166,10 @@ func (r *run) shows(e *deploy.StepEvent) bool {
 }
 
 // changed returns the logical steps that change something and are shown,
-// in the order they began.
+// in the order of run.ordered.
 func (r *run) changed() []*stepRecord {
 	var out []*stepRecord
-	for _, s := range r.steps {
+	for _, s := range r.ordered() {
 		if shownOp(&s.event).IsChange() {
 			out = append(out, s)
 		}

@@ -45,11 +45,18 @@ func (r *run) target() string {
 	return r.opts.Project
 }
 
-// counts returns the number of resources per operation: the summary's, or
-// while no summary has come, those of the logical steps seen so far.
+// counts returns the number of resources per operation: the summary's
+// without the hidden steps, or while no summary has come, those of the
+// logical steps seen so far.
 func (r *run) counts() map[deploy.Op]int {
 	if r.summary != nil && r.summary.Changes != nil {
-		return r.summary.Changes
+		out := map[deploy.Op]int{}
+		for op, n := range r.summary.Changes {
+			if n -= r.uncounted[op]; n > 0 {
+				out[op] = n
+			}
+		}
+		return out
 	}
 	out := map[deploy.Op]int{}
 	for _, s := range r.steps {
@@ -106,9 +113,14 @@ func (r *run) countText(op deploy.Op, n int) string {
 	return fmt.Sprintf("%d %s", n, s.done)
 }
 
-// summaryLines are the last lines of the output: the counts per operation,
-// the duration, and the error that ended the deployment if one did.
+// summaryLines are the last lines of the output: the counts per operation
+// and, unless previewing, the duration. A preview that failed has none: its
+// counts would be of a part of the program. The error that ended a
+// deployment is the caller's to report, once.
 func (r *run) summaryLines(p painter) string {
+	if r.failedPreview() {
+		return ""
+	}
 	counts := r.counts()
 	var parts []string
 	for _, op := range countOrder(counts) {
@@ -121,9 +133,36 @@ func (r *run) summaryLines(p painter) string {
 	if len(parts) > 0 {
 		text = strings.Join(parts, ", ")
 	}
-	line := "Resources: " + text + ". Duration: " + formatDuration(r.duration()) + "\n"
-	if r.summary != nil && r.summary.Error != "" {
-		line += p.paint(red, "Error: "+r.summary.Error) + "\n"
+	line := "Resources: " + text + "."
+	if !r.preview {
+		line += " Duration: " + formatDuration(r.duration())
 	}
-	return line
+	return line + "\n"
+}
+
+// failedPreview reports whether the run is a preview that failed, whose
+// counts would be of a part of the program only.
+func (r *run) failedPreview() bool {
+	return r.preview && r.summary != nil && r.summary.Error != ""
+}
+
+// writeOutputs writes the "Outputs:" section once an update has ended: the
+// stack's outputs by name, secrets as [secret] unless shown.
+func (r *run) writeOutputs(b *strings.Builder, p painter) {
+	if r.preview || r.opts.Operation != OperationUpdate || r.summary == nil {
+		return
+	}
+	outs := r.summary.Outputs
+	keys := outs.SortedKeys()
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(k))
+	}
+	writeSection(b, p, "Outputs", len(keys), func(i int) {
+		lines := r.format().lines(outs[keys[i]])
+		b.WriteString("    " + padRight(keys[i], width) + ": " + lines[0] + "\n")
+		for _, l := range lines[1:] {
+			b.WriteString("    " + l + "\n")
+		}
+	})
 }

@@ -140,6 +140,15 @@ const ProviderTypePrefix = "pulumi:providers:"
 // IsProviderType reports whether t is the type of a provider resource.
 func IsProviderType(t string) bool { return strings.HasPrefix(t, ProviderTypePrefix) }
 
+// IsDefaultProvider reports whether urn names a default provider: a
+// provider resource the engine registered for resources that name none
+// ("default", or "default_<version>..."), which Pulumi neither shows nor
+// counts as a resource of the stack.
+func IsDefaultProvider(urn URN) bool {
+	name := urn.Name()
+	return IsProviderType(urn.Type()) && (name == "default" || strings.HasPrefix(name, "default_"))
+}
+
 // ProviderType returns the provider resource type of package pkg.
 func ProviderType(pkg string) string { return ProviderTypePrefix + pkg }
 

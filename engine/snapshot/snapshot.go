@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"crypto/rand"
+
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
@@ -24,6 +26,16 @@ type Seeds struct {
 	// none (a no-change update) never waits for the secrets manager's key,
 	// and writes it back as it was.
 	Sealed *SealedKey
+}
+
+// NewSeeds returns the seed state of a new stack: a new random key, at
+// generation 0.
+func NewSeeds() (Seeds, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return Seeds{}, err
+	}
+	return Seeds{Key: key}, nil
 }
 
 // SealedKey is a seed key as stored: the secret value in the checkpoint's

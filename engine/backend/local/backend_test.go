@@ -51,15 +51,15 @@ func TestStacks(t *testing.T) {
 	prod := backend.StackRef{Project: "proj", Name: "prod"}
 	other := backend.StackRef{Project: "other", Name: "dev"}
 	for _, ref := range []backend.StackRef{prod, other} {
-		if err := b.CreateStack(ctx, ref); err != nil {
+		if err := b.CreateStack(ctx, ref, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := b.CreateStack(ctx, dev); !errors.Is(err, backend.ErrStackExists) {
+	if err := b.CreateStack(ctx, dev, nil, nil); !errors.Is(err, backend.ErrStackExists) {
 		t.Errorf("CreateStack of an existing stack = %v, want ErrStackExists", err)
 	}
 	for _, bad := range []backend.StackRef{{Project: "proj", Name: "../x"}, {Project: "", Name: "dev"}, {Project: "proj", Name: ".."}} {
-		if err := b.CreateStack(ctx, bad); err == nil {
+		if err := b.CreateStack(ctx, bad, nil, nil); err == nil {
 			t.Errorf("CreateStack(%+v) succeeded", bad)
 		}
 	}
@@ -165,7 +165,7 @@ func TestRestore(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is missing") || !strings.Contains(err.Error(), "version 2 (") {
 		t.Fatalf("Snapshot of a stack without its state file = %v, want an error naming the backup of version 2", err)
 	}
-	if err := b.CreateStack(ctx, ref); err == nil {
+	if err := b.CreateStack(ctx, ref, nil, nil); err == nil {
 		t.Error("CreateStack over a stack that lost its state succeeded")
 	}
 	if v, err := b.Restore(ctx, ref, 0); v != 2 || err != nil {
@@ -403,7 +403,7 @@ func TestExportImport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b.CreateStack(ctx, tt.into)
+			b.CreateStack(ctx, tt.into, nil, nil)
 			err := b.Import(ctx, tt.into, tt.d, backend.ImportOptions{})
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "--force") {
 				t.Fatalf("Import = %v, want an error containing %q and suggesting --force", err, tt.wantErr)

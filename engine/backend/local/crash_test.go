@@ -114,7 +114,7 @@ func TestCrashRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.CreateStack(ctx, crashRef); err != nil {
+	if err := b.CreateStack(ctx, crashRef, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	p := &effects{dir: effectsDir}

@@ -29,6 +29,6 @@
 //
 //	warn := func(msg string) { fmt.Fprintln(os.Stderr, "warning:", msg) }
 //	b, err := local.Open("file://~/.cairn/state", local.Options{Warn: warn})
-//	err = b.CreateStack(ctx, backend.StackRef{Project: "proj", Name: "dev"})
+//	err = b.CreateStack(ctx, backend.StackRef{Project: "proj", Name: "dev"}, nil, nil)
 //	stacks, err := b.ListStacks(ctx, "proj")
 package local

@@ -89,7 +89,7 @@ func newStack(t testing.TB) (*local.Backend, backend.StackRef, *warnings) {
 		t.Fatal(err)
 	}
 	ref := backend.StackRef{Project: "proj", Name: "dev"}
-	if err := b.CreateStack(context.Background(), ref); err != nil {
+	if err := b.CreateStack(context.Background(), ref, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b, ref, w

@@ -9,19 +9,22 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
 )
 
-// CreateStack implements backend.Backend. The new stack's state file is a
-// checkpoint without a deployment, as Pulumi writes one.
-func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
+// CreateStack implements backend.Backend. Without init, the new stack's
+// state file is a checkpoint without a deployment, as Pulumi writes one.
+func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef, init *snapshot.Snapshot, sm secrets.Manager) error {
 	// A stack that lost its state is restored, not created anew.
 	if _, err := b.statStack(ref); err != nil && !errors.Is(err, backend.ErrStackNotFound) {
 		return err
 	}
-	data, err := b.encoder(nil, false).Checkpoint(qualifiedName(ref), nil)
+	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), init)
 	if err != nil {
 		return err
 	}
@@ -80,11 +83,20 @@ func (b *Backend) summarize(ref backend.StackRef, path string) backend.StackSumm
 		var s state.Summary
 		if s, err = state.ParseSummary(data); err == nil {
 			sum.LastUpdate, sum.Resources = s.Time, s.Resources
+			if s.Resources == 0 && !b.hasHistory(ref) {
+				sum.LastUpdate = time.Time{} // created with its seed key, never updated
+			}
 			return sum
 		}
 	}
 	sum.Err = b.unreadable(ref, path, err)
 	return sum
+}
+
+// hasHistory reports whether any operation on the stack was recorded.
+func (b *Backend) hasHistory(ref backend.StackRef) bool {
+	files, err := b.historyFiles(ref)
+	return err != nil || len(files) > 0
 }
 
 // RemoveStack implements backend.Backend. The last state is kept in the

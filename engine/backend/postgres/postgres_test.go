@@ -33,7 +33,7 @@ func open(t *testing.T, srv *pgtest.Server, opts postgres.Options) (*postgres.Ba
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Close)
-	if err := b.CreateStack(context.Background(), ref); err != nil && !errors.Is(err, backend.ErrStackExists) {
+	if err := b.CreateStack(context.Background(), ref, nil, nil); err != nil && !errors.Is(err, backend.ErrStackExists) {
 		t.Fatal(err)
 	}
 	return b, warnings
@@ -164,7 +164,7 @@ func TestHungDatabaseIsAnErrorNotAHang(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Not closed: closing a connection waits for the server to say goodbye.
-	if err := b.CreateStack(ctx, ref); err != nil {
+	if err := b.CreateStack(ctx, ref, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	lock, err := b.Lock(ctx, ref)

@@ -8,17 +8,19 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/snapshot"
 )
 
-// CreateStack implements backend.Backend. The new stack's state is a
-// checkpoint without a deployment, as Pulumi writes one.
-func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef) error {
+// CreateStack implements backend.Backend. Without init, the new stack's
+// state is a checkpoint without a deployment, as Pulumi writes one.
+func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef, init *snapshot.Snapshot, sm secrets.Manager) error {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	if err := ref.Validate(); err != nil {
 		return err
 	}
-	data, err := b.encoder(nil, false).Checkpoint(qualifiedName(ref), nil)
+	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), init)
 	if err != nil {
 		return err
 	}

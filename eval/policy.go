@@ -1,0 +1,204 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/cairn-iac/cairn/engine/policy"
+	"github.com/cairn-iac/cairn/eval/funcs"
+	"github.com/cairn-iac/cairn/eval/values"
+)
+
+// PolicyPack is a set of rules written in a program's language, that the
+// engine consults as a policy.Analyzer: a resource rule's condition is
+// evaluated with the inputs of each resource it selects in scope (and
+// `resource`: its urn, type, name, provider, parent and inputs), a stack
+// rule's with `resources`, the list of every resource the program declared.
+// A condition that is false is a violation; one not known yet (in a preview)
+// holds.
+type PolicyPack struct {
+	Pack  string
+	Rules []*Rule
+	// Files are the sources of the rules, for diagnostics.
+	Files map[string]*hcl.File
+	Dir   string // the directory file functions resolve paths against
+
+	fnsOnce sync.Once
+	fns     map[string]function.Function
+}
+
+// Rule is one policy of a PolicyPack.
+type Rule struct {
+	Name        string
+	NameRange   hcl.Range
+	Description string
+	Level       policy.Level
+	// Stack makes the rule one over every resource (AnalyzeStack).
+	Stack bool
+	// Types select the resources a resource rule applies to, by type token,
+	// where * stands for any text; none selects every resource.
+	Types     []string
+	Condition hcl.Expression
+	Message   hcl.Expression // nil: the description
+}
+
+var _ policy.Analyzer = (*PolicyPack)(nil)
+
+// Name implements policy.Analyzer.
+func (p *PolicyPack) Name() string { return p.Pack }
+
+// Close implements policy.Analyzer.
+func (p *PolicyPack) Close() error { return nil }
+
+// Analyze implements policy.Analyzer.
+func (p *PolicyPack) Analyze(_ context.Context, r policy.Resource) ([]policy.Violation, error) {
+	obj := resourceObject(r)
+	var out []policy.Violation
+	for _, rule := range p.Rules {
+		if rule.Stack || rule.Level == policy.Disabled || !selects(rule.Types, r.Type) {
+			continue
+		}
+		// An input the resource does not set is null.
+		vars := map[string]cty.Value{}
+		for _, t := range rule.variables() {
+			vars[t.RootName()] = cty.NullVal(cty.DynamicPseudoType)
+		}
+		for k, v := range r.Inputs {
+			vars[k] = values.FromEngine(v)
+		}
+		vars["resource"] = obj
+		v, err := p.violation(rule, vars)
+		if err != nil {
+			return nil, fmt.Errorf("policy %s, on %s: %w", rule.Name, r.URN, err)
+		}
+		if v != nil {
+			v.URN = r.URN
+			out = append(out, *v)
+		}
+	}
+	return out, nil
+}
+
+// AnalyzeStack implements policy.Analyzer.
+func (p *PolicyPack) AnalyzeStack(_ context.Context, rs []policy.Resource) ([]policy.Violation, error) {
+	list := make([]cty.Value, len(rs))
+	for i, r := range rs {
+		list[i] = resourceObject(r)
+	}
+	vars := map[string]cty.Value{"resources": cty.TupleVal(list)}
+	var out []policy.Violation
+	for _, rule := range p.Rules {
+		if !rule.Stack || rule.Level == policy.Disabled {
+			continue
+		}
+		v, err := p.violation(rule, vars)
+		if err != nil {
+			return nil, fmt.Errorf("stack policy %s: %w", rule.Name, err)
+		}
+		if v != nil {
+			out = append(out, *v)
+		}
+	}
+	return out, nil
+}
+
+// violation evaluates a rule's condition and, when it is false, its message.
+func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.Violation, error) {
+	p.fnsOnce.Do(func() { p.fns = funcs.Functions(funcs.Options{BaseDir: p.Dir, RootDir: p.Dir}) })
+	ectx := &hcl.EvalContext{Variables: vars, Functions: p.fns}
+	val, diags := rule.Condition.Value(ectx)
+	if diags.HasErrors() {
+		return nil, &DiagnosticsError{Diags: diags, Files: p.Files}
+	}
+	cond, err := convert.Convert(val, cty.Bool)
+	if err != nil {
+		return nil, &DiagnosticsError{Files: p.Files, Diags: hcl.Diagnostics{errorDiag(rule.Condition.Range(), "Invalid condition result",
+			fmt.Sprintf("The condition must be true or false; this is a %s.", val.Type().FriendlyName()))}}
+	}
+	cond, _ = cond.UnmarkDeep()
+	if !cond.IsKnown() || cond.IsNull() || cond.True() {
+		return nil, nil
+	}
+	v := &policy.Violation{Pack: p.Pack, Policy: rule.Name, Description: rule.Description, Message: rule.Description, Level: rule.Level}
+	if rule.Message != nil {
+		m, diags := rule.Message.Value(ectx)
+		if diags.HasErrors() {
+			return nil, &DiagnosticsError{Diags: diags, Files: p.Files}
+		}
+		secret := m.ContainsMarked() && hasSecret(m)
+		m, _ = m.UnmarkDeep()
+		if s, err := convert.Convert(m, cty.String); err == nil && s.IsKnown() && !s.IsNull() && !secret {
+			v.Message = s.AsString()
+		}
+	}
+	return v, nil
+}
+
+func hasSecret(v cty.Value) bool {
+	_, pvm := v.UnmarkDeepWithPaths()
+	for _, pm := range pvm {
+		if _, ok := pm.Marks[values.Secret]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// resourceObject is what rules see of a resource.
+func resourceObject(r policy.Resource) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"urn":      cty.StringVal(string(r.URN)),
+		"type":     cty.StringVal(r.Type),
+		"name":     cty.StringVal(r.Name),
+		"provider": cty.StringVal(r.Provider),
+		"parent":   cty.StringVal(string(r.Parent)),
+		"inputs":   values.MapFromEngine(r.Inputs),
+	})
+}
+
+// selects reports whether a type token matches one of the patterns.
+func selects(patterns []string, typ string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		re := "^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, ".*") + "$"
+		if ok, _ := regexp.MatchString(re, typ); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// variables lists the traversals of the rule's condition and message.
+func (r *Rule) variables() []hcl.Traversal {
+	ts := r.Condition.Variables()
+	if r.Message != nil {
+		ts = append(ts, r.Message.Variables()...)
+	}
+	return ts
+}
+
+// CheckRule reports what is wrong with a rule as written: a stack rule may
+// only refer to resources.
+func CheckRule(r *Rule) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if !r.Stack {
+		return nil
+	}
+	for _, t := range r.variables() {
+		if t.RootName() != "resources" {
+			diags = append(diags, errorDiag(t.SourceRange(), "Unknown name",
+				fmt.Sprintf("A stack policy's condition can refer only to resources, the list of the stack's resources (each with urn, type, name and inputs); %s is not defined.", t.RootName())))
+		}
+	}
+	return diags
+}
