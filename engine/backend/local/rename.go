@@ -45,7 +45,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 	if err != nil {
 		return err
 	}
-	if err := b.linkRenamed(ref, to); err == nil {
+	if err = b.linkRenamed(ref, to); err == nil {
 		err = b.writeTags(to, tags)
 	}
 	if err != nil {
