@@ -76,6 +76,15 @@ func (s *Stored) CheckEmpty() error {
 	return nil
 }
 
+// Renamed returns the stored state as that of stack to (RenameCheckpoint),
+// refusing a state with an unfinished operation's journal.
+func (s *Stored) Renamed(to StackRef) ([]byte, error) {
+	if s.Unfinished {
+		return nil, UnfinishedError(s.Ref)
+	}
+	return RenameCheckpoint(s.Data, s.Ref, to)
+}
+
 // FinishErrors are the problems of an operation whose state was written:
 // its journal failed during the operation (journalErr), or the state is
 // invalid, in which case restore says how to get the previous one back.

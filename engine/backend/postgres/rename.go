@@ -27,10 +27,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 		if err != nil {
 			return err
 		}
-		if s.journal != nil {
-			return backend.UnfinishedError(ref)
-		}
-		data, err := backend.RenameCheckpoint(s.data, ref, to)
+		data, err := s.shared().Renamed(to)
 		if err != nil {
 			return err
 		}
