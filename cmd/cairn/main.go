@@ -83,7 +83,7 @@ func globalFlags() []cli.Flag {
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	commands := []*cli.Command{
 		stackCommand(), configCommand(), previewCommand(), upCommand(), refreshCommand(), destroyCommand(),
-		importCommand(), stateCommand(), pluginCommand(), packageCommand(), testCommand(), versionCommand(),
+		importCommand(), stateCommand(), pluginCommand(), packageCommand(), backendCommand(), testCommand(), versionCommand(),
 	}
 	for _, c := range commands {
 		prepareCommand(c)
@@ -98,7 +98,8 @@ with Pulumi's.
 
 Environment:
   CAIRN_HOME               where Cairn keeps plugins and the default state (~/.cairn)
-  CAIRN_BACKEND_URL        the state backend (default file://$CAIRN_HOME/state)
+  CAIRN_BACKEND_URL        the state backend: file://DIR (default file://$CAIRN_HOME/state) or
+                           postgres://user:password@host:port/db (PULUMI_BACKEND_URL works too)
   CAIRN_CONFIG_PASSPHRASE  the passphrase of stack secrets (PULUMI_CONFIG_PASSPHRASE works too)`,
 		Version:              version,
 		Flags:                globalFlags(),

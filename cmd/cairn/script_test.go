@@ -24,6 +24,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/cairn-iac/cairn/engine/backend/postgres"
+	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/locate"
@@ -48,7 +50,13 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scenarios of testdata/script, one behaviour per
 // file. Each runs in a fresh directory with its own CAIRN_HOME.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams(nil))
+}
+
+// scriptParams are the parameters of the CLI scenarios: on the local
+// backend, or with pg, each on a database of its own on that server.
+func scriptParams(pg *pgtest.Server) testscript.Params {
+	return testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
@@ -62,14 +70,33 @@ func TestScripts(t *testing.T) {
 			"cirecipe":     ciRecipeCmd,
 			"tarplugin":    tarPluginCmd,
 			"serveplugins": servePluginsCmd,
+			"dumpstate":    dumpStateCmd,
+			"newdb":        func(ts *testscript.TestScript, neg bool, args []string) { newDBCmd(ts, neg, args, pg) },
+			"pgserver":     pgServerCmd,
+			"pgrestart":    pgRestartCmd,
+			"pgsql":        pgSQLCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
 			e.Setenv("NO_COLOR", "1")
-			return nil
+			e.Values["pgserver"] = new(*pgtest.Server)
+			if pg == nil {
+				return nil
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			url, err := pg.CreateDatabase(ctx, filepath.Base(e.WorkDir))
+			e.Setenv("CAIRN_BACKEND_URL", url)
+			return err
 		},
-	})
+		Condition: func(cond string) (bool, error) {
+			if cond == "postgres" {
+				return pg != nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	}
 }
 
 // replaceCmd rewrites a file of the scenario, replacing every match of a
@@ -323,4 +350,82 @@ func kvPlugin() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// dumpStateCmd writes everything the scenario's backend holds to a file,
+// as text: "dumpstate FILE". Scenarios grep it for what must not be stored
+// (plaintext secrets), whichever the backend.
+func dumpStateCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: dumpstate FILE")
+	}
+	var dump []byte
+	if url := ts.Getenv("CAIRN_BACKEND_URL"); postgres.IsURL(url) {
+		var err error
+		dump, err = pgtest.Dump(context.Background(), url)
+		ts.Check(err)
+	} else {
+		ts.Check(filepath.WalkDir(filepath.Join(ts.Getenv("CAIRN_HOME"), "state"), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			dump = append(dump, data...)
+			return err
+		}))
+	}
+	path := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, dump, 0o644))
+}
+
+// newDBCmd sets a variable to the URL of a new database on the scenario's
+// PostgreSQL server: "newdb VAR", for a scenario that needs a second
+// backend.
+func newDBCmd(ts *testscript.TestScript, neg bool, args []string, pg *pgtest.Server) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: newdb VAR")
+	}
+	if pg == nil {
+		ts.Fatalf("newdb: the scenario does not run on PostgreSQL; guard it with [postgres]")
+	}
+	url, err := pg.CreateDatabase(context.Background(), "extra")
+	ts.Check(err)
+	ts.Setenv(args[0], url)
+}
+
+// pgServerCmd starts a PostgreSQL server of the scenario's own and points
+// CAIRN_BACKEND_URL at a database of it: "pgserver". Scenarios that restart
+// the server (pgrestart) use it, leaving the shared one alone.
+func pgServerCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: pgserver")
+	}
+	srv, err := pgtest.Start(pgtest.Options{})
+	ts.Check(err)
+	ts.Defer(srv.Stop)
+	*ts.Value("pgserver").(**pgtest.Server) = srv
+	url, err := srv.CreateDatabase(context.Background(), "own")
+	ts.Check(err)
+	ts.Setenv("CAIRN_BACKEND_URL", url)
+}
+
+// pgRestartCmd stops the scenario's own server at once, as a crash would,
+// and starts it again: "pgrestart".
+func pgRestartCmd(ts *testscript.TestScript, neg bool, args []string) {
+	srv := *ts.Value("pgserver").(**pgtest.Server)
+	if neg || len(args) != 0 || srv == nil {
+		ts.Fatalf("usage: pgrestart, after pgserver")
+	}
+	ts.Check(srv.Kill())
+	ts.Check(srv.Restart())
+}
+
+// pgSQLCmd runs SQL statements on the database of CAIRN_BACKEND_URL:
+// "pgsql SQL".
+func pgSQLCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pgsql SQL")
+	}
+	ts.Check(pgtest.Exec(context.Background(), ts.Getenv("CAIRN_BACKEND_URL"), args[0]))
 }

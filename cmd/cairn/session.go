@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/backend/local"
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/workspace"
@@ -59,14 +58,7 @@ func newSession(c *cli.Context, needProject bool) (*session, error) {
 		}
 		s.project = p
 	}
-	url := os.Getenv("CAIRN_BACKEND_URL")
-	if url == "" {
-		url = "file://" + filepath.Join(s.home, "state")
-	}
-	if !strings.HasPrefix(url, "file://") {
-		return nil, fmt.Errorf("backend %q is not supported; use a file:// URL (CAIRN_BACKEND_URL)", url)
-	}
-	b, err := local.Open(url, local.Options{Warn: s.warn, EngineVersion: version})
+	b, err := openBackend(c.Context, backendURL(s.home), s.warn)
 	if err != nil {
 		return nil, err
 	}

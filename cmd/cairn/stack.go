@@ -64,6 +64,8 @@ current stack: its last update, resource count and outputs.`,
 				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print JSON"}},
 				Action: stackHistory,
 			},
+			stackRenameCommand(),
+			stackTagCommand(),
 			{
 				Name: "unlock", Usage: "break the stack's lock (when the process holding it is gone)",
 				UsageText: "cairn stack unlock",

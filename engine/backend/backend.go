@@ -32,6 +32,18 @@ type Backend interface {
 	// pending operations unless force.
 	RemoveStack(ctx context.Context, ref StackRef, force bool) error
 
+	// RenameStack gives a stack another name in its project, under its lock,
+	// with its history and backups; the URNs in its state follow, and the
+	// rename is recorded in its history. It fails with ErrStackExists if a
+	// stack has the name, and refuses a stack whose last operation did not
+	// finish.
+	RenameStack(ctx context.Context, ref StackRef, name string) error
+
+	// Tags returns the stack's tags.
+	Tags(ctx context.Context, ref StackRef) (Tags, error)
+	// SetTags replaces the stack's tags, which must pass ValidateTag.
+	SetTags(ctx context.Context, ref StackRef, tags Tags) error
+
 	// Lock takes the stack's lock for one or more operations. If another
 	// process holds it, Lock fails at once with *LockedError naming the
 	// holder; a lock that no live process holds is broken, with a warning.

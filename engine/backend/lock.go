@@ -12,10 +12,17 @@ type LockInfo struct {
 	Username  string    `json:"username"`
 	Hostname  string    `json:"hostname"`
 	Timestamp time.Time `json:"timestamp"`
+	// Operation is the kind of operation the holder runs, if a backend
+	// records it.
+	Operation OperationKind `json:"operation,omitempty"`
 }
 
 func (l LockInfo) String() string {
-	return fmt.Sprintf("pid %d on host %s (user %s) since %s", l.Pid, l.Hostname, l.Username, l.Timestamp.Format(time.RFC3339))
+	s := fmt.Sprintf("pid %d on host %s (user %s) since %s", l.Pid, l.Hostname, l.Username, l.Timestamp.Format(time.RFC3339))
+	if l.Operation != "" {
+		s += ", operation " + string(l.Operation)
+	}
+	return s
 }
 
 // LockedError is returned when another process holds a stack's lock.

@@ -282,7 +282,7 @@ func (c *Client) init(ctx context.Context, dir, name string, opts Options) error
 	}
 	_, err := c.rpc.Handshake(ctx, &pulumirpc.AnalyzerHandshakeRequest{EngineAddress: c.engine.Addr(), RootDirectory: &dir, ProgramDirectory: &dir})
 	if err != nil && status.Code(err) != codes.Unimplemented {
-		return fmt.Errorf("Handshake: %w", err)
+		return fmt.Errorf("the analyzer handshake: %w", err)
 	}
 	_, err = c.rpc.ConfigureStack(ctx, &pulumirpc.AnalyzerStackConfigureRequest{Stack: opts.Stack, Project: opts.Project,
 		Organization: opts.Organization, DryRun: opts.DryRun, Config: opts.Config, ConfigSecretKeys: opts.SecretKeys})
@@ -323,7 +323,7 @@ func (c *Client) init(ctx context.Context, dir, name string, opts Options) error
 		req.PolicyConfig[name] = &pulumirpc.PolicyConfig{EnforcementLevel: level, Properties: props}
 	}
 	if _, err := c.rpc.Configure(ctx, req); err != nil {
-		return fmt.Errorf("Configure: %w", err)
+		return fmt.Errorf("configuring the analyzer: %w", err)
 	}
 	return nil
 }

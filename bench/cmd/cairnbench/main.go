@@ -1,10 +1,11 @@
 // Command cairnbench measures the cairn binary at scale, whole process: it
 // generates stacks of N resources (independent, chained, or of the latency
 // provider), takes each through create, no-change preview, no-change up, an
-// update of 1% of its resources and destroy, from an empty CAIRN_HOME, and
-// prints one markdown table of the median wall time and peak RSS of each
-// phase; then a table of the first preview of a new YAML stack of 100,000
-// resources (-preview-n).
+// update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
+// a new database of a PostgreSQL server it starts, for the PostgreSQL
+// rows), and prints one markdown table of the median wall time and peak RSS
+// of each phase; then a table of the first preview of a new YAML stack of
+// 100,000 resources (-preview-n).
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -21,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
 )
 
 // The provider variants of the random provider.
@@ -38,6 +41,8 @@ type bench struct {
 	nRuns   int
 	bigRuns int // runs of stacks of 10,000 resources or more
 	verbose bool
+	// pg is the PostgreSQL server of the PostgreSQL rows.
+	pg *pgtest.Server
 }
 
 func main() {
@@ -53,6 +58,7 @@ func main() {
 	latencyN := flag.Int("latency-n", 1000, "resources of the latency stack")
 	latency := flag.Duration("latency", 100*time.Millisecond, "how long each latency provider operation sleeps")
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
+	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
@@ -60,6 +66,9 @@ func main() {
 	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
 	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel),
 		ints(&p.previews, "-preview-n", *previews))
+	if *pgSizes != "" {
+		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
+	}
 	if err == nil {
 		err = b.main(p)
 	}
@@ -84,6 +93,12 @@ func (b *bench) main(p plan) error {
 		return err
 	}
 	defer os.RemoveAll(b.work)
+	if len(p.postgres) > 0 {
+		if b.pg, err = pgtest.Start(pgtest.Options{Durable: true}); err != nil {
+			return fmt.Errorf("the PostgreSQL rows (-postgres-n \"\" leaves them out): %w", err)
+		}
+		defer b.pg.Stop()
+	}
 	start := time.Now()
 	rows := b.rows(p)
 	var lines []string

@@ -12,11 +12,14 @@ type plan struct {
 	latency       time.Duration
 	parallel      []int
 	previews      []int // sizes of the new YAML stacks whose preview is measured
+	// postgres are the sizes of the independent YAML stacks also measured
+	// on the PostgreSQL backend.
+	postgres []int
 }
 
 // rows lists the table's rows: the independent stacks in every language
-// and provider variant, the chains in process, and the latency stack at
-// each parallelism.
+// and provider variant, the chains in process, the independent YAML stacks
+// on PostgreSQL, and the latency stack at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -30,6 +33,9 @@ func (b *bench) rows(p plan) []row {
 		for _, lang := range p.langs {
 			rows = append(rows, row{stack: stack{shape: chain, n: n, lang: lang}, variant: variantInProcess})
 		}
+	}
+	for _, n := range p.postgres {
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})
 	}
 	for _, par := range p.parallel {
 		rows = append(rows, row{stack: stack{shape: slow, n: p.latencyN, lang: "yaml", latencyPlugin: b.latency},

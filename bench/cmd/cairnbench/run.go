@@ -29,7 +29,7 @@ type runner struct {
 func (r runner) run(args ...string) (sample, error) {
 	cmd := exec.Command(r.cairn, args...)
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "CAIRN_HOME="+r.home, "CAIRN_CONFIG_PASSPHRASE=bench", "CAIRN_BACKEND_URL=")
+	cmd.Env = append(os.Environ(), "CAIRN_HOME="+r.home, "CAIRN_CONFIG_PASSPHRASE=bench", "CAIRN_BACKEND_URL=", "PULUMI_BACKEND_URL=")
 	cmd.Env = append(cmd.Env, r.env...)
 	var out tail
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -27,10 +27,12 @@ type row struct {
 	variant  string // "in-process", "gRPC plugin" or "plugin binary"
 	parallel int    // --parallel, 0 for cairn's default
 	latency  time.Duration
+	postgres bool // on the PostgreSQL backend
 }
 
 // result is the median of each phase over the runs, and what persistence
-// wrote for the create.
+// wrote for the create: the bytes the process tree wrote to storage on the
+// local backend, the write-ahead log the database wrote on PostgreSQL.
 type result struct {
 	phases    [numPhases]sample
 	stateSize int64
@@ -76,6 +78,15 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 	if r.latency > 0 {
 		run.env = append(run.env, "CAIRN_BENCH_LATENCY="+r.latency.String())
 	}
+	var db *database
+	if r.postgres {
+		var err error
+		if db, err = b.database(); err != nil {
+			return out, 0, err
+		}
+		defer db.close()
+		run.env = append(run.env, "CAIRN_BACKEND_URL="+db.url)
+	}
 	destroy := []string{"destroy", "--stack", "dev", "--yes", "--non-interactive"}
 	if r.parallel > 0 {
 		destroy = append(destroy, "--parallel", strconv.Itoa(r.parallel))
@@ -106,12 +117,30 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 				return out, 0, err
 			}
 		}
+		var wal int64
+		if db != nil && p == phaseUp {
+			var err error
+			if wal, err = db.walPosition(); err != nil {
+				return out, 0, err
+			}
+		}
 		s, err := run.run(args...)
 		if err != nil {
 			return out, 0, fmt.Errorf("%s: %w", phaseNames[p], err)
 		}
 		out[p] = s
-		if p == phaseUp {
+		switch {
+		case p != phaseUp:
+		case db != nil:
+			end, err := db.walPosition()
+			if err == nil {
+				size, err = db.stateSize()
+			}
+			if err != nil {
+				return out, 0, fmt.Errorf("the state after the create: %w", err)
+			}
+			out[p].written = end - wal
+		default:
 			info, err := os.Stat(filepath.Join(run.home, "state", ".pulumi", "stacks", project, "dev.json"))
 			if err != nil {
 				return out, 0, fmt.Errorf("the state after the create: %w", err)

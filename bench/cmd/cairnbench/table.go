@@ -17,6 +17,9 @@ func (r row) label() string {
 	if r.stack.shape == slow {
 		s = fmt.Sprintf("latency %s, --parallel %d", r.latency, r.parallel)
 	}
+	if r.postgres {
+		s += " on PostgreSQL"
+	}
 	return fmt.Sprintf("| %s | %d | %s | %s |", s, r.stack.n, upper(r.stack.lang), r.variant)
 }
 

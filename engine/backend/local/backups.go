@@ -131,14 +131,11 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 	if err != nil {
 		return 0, err
 	}
-	if j, _ := readJournal(b.layout.journal(ref)); j != nil && j.compacted == "" {
+	if j, _ := readJournal(b.layout.journal(ref)); j != nil && j.Compacted == "" {
 		b.warn("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
-			j.header.Kind, ref, j.header.Started.Format(time.RFC3339))
+			j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 	}
-	now := time.Now().Unix()
-	rec := backend.HistoryRecord{Kind: backend.KindImport, StartTime: now, EndTime: now, Result: backend.ResultSucceeded,
-		Message: "restored the backup " + backup.String()}
-	if _, err := b.write(ref, data, rec); err != nil {
+	if _, err := b.write(ref, data, backend.ImportRecord("restored the backup "+backup.String())); err != nil {
 		return 0, err
 	}
 	return backup.version, nil

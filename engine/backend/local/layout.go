@@ -13,7 +13,8 @@ import (
 )
 
 // layout names the files of Pulumi's DIY layout (meta.yaml version 1,
-// project-scoped stacks) under a backend directory, plus Cairn's journals:
+// project-scoped stacks) under a backend directory, plus Cairn's journals
+// and stack tags:
 //
 //	.pulumi/meta.yaml
 //	.pulumi/stacks/<project>/<stack>.json            the state
@@ -21,6 +22,7 @@ import (
 //	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json
 //	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json
 //	.pulumi/locks/organization/<project>/<stack>/cairn.json
+//	.pulumi/tags/<project>/<stack>.json
 type layout struct {
 	root string // DIR/.pulumi
 }
@@ -43,6 +45,10 @@ func (l layout) backups(ref backend.StackRef) string {
 
 func (l layout) history(ref backend.StackRef) string {
 	return filepath.Join(l.root, "history", ref.Project, ref.Name)
+}
+
+func (l layout) tags(ref backend.StackRef) string {
+	return filepath.Join(l.root, "tags", ref.Project, ref.Name+".json")
 }
 
 func (l layout) locks(ref backend.StackRef) string {

@@ -2,14 +2,12 @@ package local
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/snapshot"
-	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // operation is an operation running on a stack under its lock.
@@ -18,7 +16,7 @@ type operation struct {
 	info    backend.OperationInfo
 	started time.Time
 	base    *snapshot.Snapshot
-	journal *journal
+	journal *backend.JournalWriter
 
 	mu       sync.Mutex
 	finished bool
@@ -41,18 +39,14 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, err
 	}
 	started := time.Now()
-	h := journalHeader{Version: journalVersion, Kind: info.Kind, Message: info.Masker.Mask(info.Message), Started: started, Base: hash}
-	if sm := info.Secrets; sm != nil {
-		h.SecretsProviders = &state.SecretsProvidersV1{Type: sm.Type(), State: sm.State()}
-	}
 	l.closeJournal()
-	w, held, err := createJournal(l.b.layout.journal(l.ref), h)
+	w, held, err := createJournal(l.b.layout.journal(l.ref), backend.NewJournalHeader(info, started, hash))
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
 	l.journal = held
 	return &operation{lock: l, info: info, started: started, base: base,
-		journal: &journal{enc: l.b.encoder(info.Secrets, false), w: w, base: base.Resources}}, nil
+		journal: backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)}, nil
 }
 
 // Base implements backend.Operation.
@@ -71,7 +65,7 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 	o.finished = true
 	// A journal that failed to write has already failed the engine's
 	// appends; the engine's snapshot is still the truth to write.
-	journalErr := o.journal.w.Close()
+	journalErr := o.journal.Close()
 	o.lock.mu.Lock()
 	defer o.lock.mu.Unlock()
 	if err := o.lock.verify(); err != nil {
@@ -86,35 +80,13 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 		if err != nil {
 			return err
 		}
-		if snap, err = j.replay(o.base, o.info.Secrets); err != nil {
+		if snap, err = j.Replay(o.base, o.info.Secrets); err != nil {
 			return err
 		}
 	}
-	mask := o.info.Masker.Mask
-	rec := backend.HistoryRecord{Kind: o.info.Kind, Message: mask(o.info.Message), StartTime: o.started.Unix(), EndTime: time.Now().Unix(),
-		Result: backend.ResultSucceeded, ResourceChanges: map[string]int{}}
-	if sum.Err != nil {
-		rec.Result, rec.Error = backend.ResultFailed, mask(sum.Err.Error())
-	}
-	for op, n := range sum.Changes {
-		if n > 0 {
-			rec.ResourceChanges[op] = n
-		}
-	}
-	for _, v := range sum.Violations {
-		v.Message = mask(v.Message)
-		rec.Policies = append(rec.Policies, v.Event())
-	}
-	if _, err := b.commit(ref, snap, o.info.Secrets, rec); err != nil {
+	if _, err := b.commit(ref, snap, o.info.Secrets, backend.NewRecord(o.info, o.started, sum)); err != nil {
 		return err
 	}
 	o.lock.closeJournal()
-	var errs []error
-	if journalErr != nil {
-		errs = append(errs, fmt.Errorf("the journal failed during the operation, so it was not safe from a crash (the state is written): %w", journalErr))
-	}
-	if err := snap.VerifyIntegrity(); err != nil {
-		errs = append(errs, fmt.Errorf("the state of stack %s was written but is invalid: %w; the previous state is in %s", ref, err, b.layout.backups(ref)))
-	}
-	return errors.Join(errs...)
+	return backend.FinishErrors(ref, snap, journalErr, "the previous state is in "+b.layout.backups(ref))
 }

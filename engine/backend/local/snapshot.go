@@ -20,12 +20,5 @@ func (b *Backend) Snapshot(ctx context.Context, ref backend.StackRef, sm secrets
 
 // Outputs implements backend.Backend.
 func (b *Backend) Outputs(ctx context.Context, ref backend.StackRef, sm secrets.Manager) (resource.Map, error) {
-	snap, err := b.Snapshot(ctx, ref, sm)
-	if err != nil {
-		return nil, err
-	}
-	if root := snap.Root(); root != nil {
-		return root.Outputs.Copy(), nil
-	}
-	return nil, nil
+	return backend.StackOutputs(ctx, b, ref, sm)
 }

@@ -115,15 +115,8 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		return err
 	}
 	if !force {
-		if s.journal != nil {
-			return &backend.StackNotEmptyError{Stack: ref, Unfinished: true}
-		}
-		chk, err := state.ParseCheckpoint(s.data)
-		if err != nil {
-			return b.unreadable(ref, s.path, err)
-		}
-		if d := chk.Latest; d != nil && len(d.Resources)+len(d.PendingOperations) > 0 {
-			return &backend.StackNotEmptyError{Stack: ref, Resources: len(d.Resources), PendingOperations: len(d.PendingOperations)}
+		if err := s.shared().CheckEmpty(); err != nil {
+			return err
 		}
 	}
 	if err := b.keepCurrent(ref); err != nil {
@@ -133,6 +126,7 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		func() error { return os.Remove(b.layout.stack(ref)) },
 		func() error { return removeJournal(b.layout.journal(ref)) },
 		func() error { return os.RemoveAll(b.layout.history(ref)) },
+		func() error { return b.writeTags(ref, nil) },
 	} {
 		if err := remove(); err != nil {
 			return fmt.Errorf("removing stack %s: %w", ref, err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -27,7 +26,7 @@ type stored struct {
 	hash    string // hex SHA-256 of data
 	// journal was left by an operation that did not finish; it applies to
 	// data.
-	journal *journalFile
+	journal *backend.Journal
 	// doneJournal is the path of a journal whose state was written but
 	// which a crash left behind; it is removed by the next operation.
 	doneJournal string
@@ -81,14 +80,14 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 	case err != nil:
 		return nil, err
 	case j == nil:
-	case j.header.Base == s.hash:
+	case j.Header.Base == s.hash:
 		s.journal = j
-	case j.compacted == s.hash:
-		s.doneJournal = j.path
+	case j.Compacted == s.hash:
+		s.doneJournal = j.Where
 	default:
 		return nil, fmt.Errorf("the journal %s of a %s that did not finish (started %s) does not apply to the state %s, "+
 			"which was changed since; check the resources the journal names, then move it away to use the stack",
-			j.path, j.header.Kind, j.header.Started.Format(time.RFC3339), path)
+			j.Where, j.Header.Kind, j.Header.Started.Format(time.RFC3339), path)
 	}
 	return s, nil
 }
@@ -110,7 +109,13 @@ func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	if s.journal == nil {
 		return snap, nil
 	}
-	return s.journal.replay(snap, sm)
+	return s.journal.Replay(snap, sm)
+}
+
+// shared is the stored state for the logic every backend shares.
+func (s *stored) shared() *backend.Stored {
+	return &backend.Stored{Ref: s.ref, Data: s.data, Unfinished: s.journal != nil, Current: s.snapshot,
+		Unreadable: func(err error) error { return s.b.unreadable(s.ref, s.path, err) }}
 }
 
 // checkJournalIdle fails if a live process holds the stack's journal: its
@@ -140,16 +145,8 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, st
 	if s.journal == nil {
 		return current, s.hash, nil
 	}
-	h := s.journal.header
-	var pending []string
-	for _, op := range current.PendingOperations {
-		pending = append(pending, fmt.Sprintf("\n  * %s, interrupted while %s", op.Resource.URN, op.Type))
-	}
-	b.warn("the previous %s of stack %s (started %s) did not finish; its journal was recovered: "+
-		"its completed steps are kept, and the stack has %d pending operations:%s",
-		h.Kind, s.ref, h.Started.Format(time.RFC3339), len(pending), strings.Join(pending, ""))
-	rec := backend.HistoryRecord{Kind: h.Kind, Message: h.Message, StartTime: h.Started.Unix(), EndTime: time.Now().Unix(),
-		Result: backend.ResultInterrupted, Error: "the process stopped before the operation finished"}
+	warning, rec := backend.Recovered(s.ref, s.journal.Header, current)
+	b.warn("%s", warning)
 	hash, err := b.commit(s.ref, current, sm, rec)
 	return current, hash, err
 }

@@ -1,21 +1,21 @@
-package local
+package backend
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"sync"
 )
 
-// errWriterClosed is returned by Append after Close.
-var errWriterClosed = errors.New("the operation's journal is closed: the operation has finished")
+// ErrWriterClosed is returned by Append after Close.
+var ErrWriterClosed = errors.New("the operation's journal is closed: the operation has finished")
 
-// groupWriter appends lines to a file for many goroutines at once (group
-// commit): one goroutine takes whatever has been queued, writes it with one
-// write and one fsync, and wakes the appenders of that batch. An append
+// GroupWriter appends lines for many goroutines at once (group commit): one
+// goroutine takes whatever has been queued, writes it with one call of its
+// write function (which makes the batch durable: a write and an fsync, or a
+// database transaction), and wakes the appenders of that batch. An append
 // returns once its line is durable; after a failed write every append fails.
-type groupWriter struct {
-	f *os.File
+type GroupWriter struct {
+	write func(batch []byte) error
+	close func() error
 
 	mu      sync.Mutex
 	durable *sync.Cond // broadcast when a batch is durable or the writer failed
@@ -30,22 +30,25 @@ type groupWriter struct {
 	exited chan struct{}
 }
 
-func newGroupWriter(f *os.File) *groupWriter {
-	w := &groupWriter{f: f, next: 1, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+// NewGroupWriter starts a group writer that makes batches durable with
+// write, which returns an error that says what it was writing; Close calls
+// close, if it is not nil, once the last batch is written.
+func NewGroupWriter(write func(batch []byte) error, close func() error) *GroupWriter {
+	w := &GroupWriter{write: write, close: close, next: 1, wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	w.durable = sync.NewCond(&w.mu)
 	go w.run()
 	return w
 }
 
 // Append queues line and waits until it is durable.
-func (w *groupWriter) Append(line []byte) error {
+func (w *GroupWriter) Append(line []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
 	if w.closed {
-		return errWriterClosed
+		return ErrWriterClosed
 	}
 	w.queued = append(w.queued, line...)
 	w.signal()
@@ -60,14 +63,14 @@ func (w *groupWriter) Append(line []byte) error {
 }
 
 // signal wakes the writer goroutine, if it is not already due to run.
-func (w *groupWriter) signal() {
+func (w *GroupWriter) signal() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (w *groupWriter) run() {
+func (w *GroupWriter) run() {
 	defer close(w.exited)
 	for range w.wake {
 		w.mu.Lock()
@@ -87,15 +90,13 @@ func (w *groupWriter) run() {
 
 		var err error
 		if !failed {
-			if _, err = w.f.Write(batch); err == nil {
-				err = w.f.Sync()
-			}
+			err = w.write(batch)
 		}
 
 		w.mu.Lock()
 		w.spare = batch
 		if err != nil {
-			w.err = fmt.Errorf("writing the journal %s: %w", w.f.Name(), err)
+			w.err = err
 		} else if !failed {
 			w.done = n
 		}
@@ -108,9 +109,9 @@ func (w *groupWriter) run() {
 	}
 }
 
-// Close waits for queued lines to be written, stops the writer and closes
-// the file.
-func (w *groupWriter) Close() error {
+// Close waits for queued lines to be written, stops the writer and calls
+// its close function. It returns the error of a failed write.
+func (w *GroupWriter) Close() error {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -123,8 +124,10 @@ func (w *groupWriter) Close() error {
 	w.mu.Lock()
 	err := w.err
 	w.mu.Unlock()
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
+	if w.close != nil {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
 	}
 	return err
 }

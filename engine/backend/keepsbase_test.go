@@ -1,4 +1,4 @@
-package local
+package backend
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ func TestKeepsBase(t *testing.T) {
 	changed := old.Copy()
 	changed.Outputs = resource.Map{"n": resource.Number(2)}
 	zero, one := 0, 1
-	j := &journal{base: []*resource.State{old}}
+	j := &JournalWriter{base: []*resource.State{old}}
 	for _, c := range []struct {
 		name string
 		e    snapshot.JournalEntry
@@ -38,7 +38,7 @@ func TestUnchangedEntriesAreNotWritten(t *testing.T) {
 	changed := old.Copy()
 	changed.Outputs = resource.Map{"n": resource.Number(2)}
 	zero := 0
-	j := &journal{base: []*resource.State{old}}
+	j := &JournalWriter{base: []*resource.State{old}}
 	same := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, RemoveOld: &zero, State: old.Copy()}
 	if !j.unchanged(same) {
 		t.Error("a same step that changes nothing is written")

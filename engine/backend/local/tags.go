@@ -1,0 +1,66 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+)
+
+// Tags implements backend.Backend: they are kept in a JSON file of their
+// own, which Pulumi's DIY backend does not have.
+func (b *Backend) Tags(ctx context.Context, ref backend.StackRef) (backend.Tags, error) {
+	if _, err := b.statStack(ref); err != nil {
+		return nil, err
+	}
+	return b.readTags(ref)
+}
+
+func (b *Backend) readTags(ref backend.StackRef) (backend.Tags, error) {
+	tags := backend.Tags{}
+	data, err := os.ReadFile(b.layout.tags(ref))
+	if errors.Is(err, fs.ErrNotExist) {
+		return tags, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &tags)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the tags of stack %s: %w", ref, err)
+	}
+	return tags, nil
+}
+
+// SetTags implements backend.Backend.
+func (b *Backend) SetTags(ctx context.Context, ref backend.StackRef, tags backend.Tags) error {
+	if _, err := b.statStack(ref); err != nil {
+		return err
+	}
+	return b.writeTags(ref, tags)
+}
+
+func (b *Backend) writeTags(ref backend.StackRef, tags backend.Tags) error {
+	for name, value := range tags {
+		if err := backend.ValidateTag(name, value); err != nil {
+			return err
+		}
+	}
+	if len(tags) == 0 {
+		if err := os.Remove(b.layout.tags(ref)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.MarshalIndent(tags, "", "    ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(b.layout.tags(ref), data); err != nil {
+		return fmt.Errorf("writing the tags of stack %s: %w", ref, err)
+	}
+	return nil
+}

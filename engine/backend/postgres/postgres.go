@@ -1,0 +1,193 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/user"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/secrets"
+	"github.com/cairn-iac/cairn/engine/state"
+)
+
+// Options configure a PostgreSQL backend.
+type Options struct {
+	// Warn receives warnings: a stale lock broken, an interrupted operation
+	// recovered, pending operations dropped by an import. Nil discards them.
+	Warn func(msg string)
+	// EngineVersion is written in the manifest of every state; empty means
+	// state.EngineVersion().
+	EngineVersion string
+	// Hostname is what locks record as the holder's host; empty means the
+	// machine's host name.
+	Hostname string
+	// Timeout bounds each call of the backend (each statement of a
+	// journal): a database that does not answer in time is an error, never
+	// a hang. Zero means one minute.
+	Timeout time.Duration
+}
+
+// Timeouts bound how long the backend waits for the database: to connect
+// (unless the URL sets connect_timeout), for an unacknowledged write on a
+// connection that went silent, and for a call (unless Options.Timeout).
+const (
+	connectTimeout = 10 * time.Second
+	networkTimeout = 30 * time.Second
+	callTimeout    = time.Minute
+)
+
+// Backend keeps stacks in a PostgreSQL database.
+type Backend struct {
+	url    string // the URL, password masked
+	config *pgx.ConnConfig
+	pool   *pgxpool.Pool
+	opts   Options
+	user   string
+}
+
+var _ backend.Backend = (*Backend)(nil)
+
+// IsURL reports whether a backend URL names a PostgreSQL database.
+func IsURL(rawURL string) bool {
+	return strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://")
+}
+
+// Open connects to the database of a postgres:// URL, creating or migrating
+// Cairn's tables.
+func Open(ctx context.Context, rawURL string, opts Options) (*Backend, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = callTimeout
+	}
+	b := &Backend{url: redact(rawURL), opts: opts}
+	ctx, cancel := b.bound(ctx)
+	defer cancel()
+	config, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("backend URL %s: %w", b.url, maskErr(err, rawURL))
+	}
+	if config.ConnectTimeout == 0 {
+		config.ConnectTimeout = connectTimeout
+	}
+	config.DialFunc = (&net.Dialer{KeepAlive: 10 * time.Second, Control: userTimeout(networkTimeout)}).DialContext
+	b.config = config
+	pc, err := pgxpool.ParseConfig("")
+	if err != nil {
+		return nil, err
+	}
+	pc.ConnConfig, pc.MaxConns = config.Copy(), 4
+	if b.pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {
+		return nil, b.fail(err)
+	}
+	conn, err := b.connect(ctx)
+	if err != nil {
+		b.pool.Close()
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	if err := migrate(ctx, conn); err != nil {
+		b.pool.Close()
+		return nil, b.fail(err)
+	}
+	if b.opts.Hostname == "" {
+		if b.opts.Hostname, err = os.Hostname(); err != nil {
+			return nil, fmt.Errorf("reading the host name, which stack locks record: %w", err)
+		}
+	}
+	b.user = os.Getenv("USER")
+	if u, err := user.Current(); err == nil {
+		b.user = u.Username
+	}
+	return b, nil
+}
+
+// Close closes the backend's connections.
+func (b *Backend) Close() { b.pool.Close() }
+
+// URL implements backend.Backend; the password is masked.
+func (b *Backend) URL() string { return b.url }
+
+// bound limits a call to the backend's timeout.
+func (b *Backend) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, b.opts.Timeout)
+}
+
+// connect opens a connection of its own, for a lock's session.
+func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, b.config.Copy())
+	if err != nil {
+		return nil, b.fail(err)
+	}
+	return conn, nil
+}
+
+// fail says that a database call failed, naming the database (once).
+func (b *Backend) fail(err error) error {
+	var timeout net.Error
+	var named *dbError
+	switch {
+	case errors.As(err, &named):
+		return err
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout():
+		return &dbError{fmt.Errorf("the PostgreSQL backend %s did not answer in time (a network or server problem); "+
+			"check that the database is up and reachable: %w", b.url, err)}
+	case isConnectionError(err):
+		return &dbError{fmt.Errorf("the PostgreSQL backend %s cannot be reached, or its connection broke: %w", b.url, err)}
+	}
+	return &dbError{fmt.Errorf("the PostgreSQL backend %s: %w", b.url, err)}
+}
+
+// dbError is an error of the database that names it.
+type dbError struct{ err error }
+
+func (e *dbError) Error() string { return e.err.Error() }
+func (e *dbError) Unwrap() error { return e.err }
+
+// isConnectionError reports whether err is a connection that could not be
+// made or broke, rather than an error of the statement.
+func isConnectionError(err error) bool {
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
+}
+
+func (b *Backend) warn(format string, args ...any) {
+	if b.opts.Warn != nil {
+		b.opts.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// encoder writes states with the backend's engine version.
+func (b *Backend) encoder(sm secrets.Manager, showSecrets bool) *state.Encoder {
+	return state.NewEncoder(state.EncodeOptions{Secrets: sm, ShowSecrets: showSecrets, EngineVersion: b.opts.EngineVersion})
+}
+
+// redact masks the password of a URL.
+func redact(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "postgres://…" // cannot tell where its password is
+	}
+	return u.Redacted()
+}
+
+// maskErr removes the password of rawURL from a parse error.
+func maskErr(err error, rawURL string) error {
+	if u, perr := url.Parse(rawURL); perr == nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			return errors.New(strings.ReplaceAll(err.Error(), p, "xxxxx"))
+		}
+	}
+	return err
+}
