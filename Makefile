@@ -2,8 +2,13 @@ GO ?= go
 
 .PHONY: test build vet fmt bench demo
 
-# test runs the whole suite: formatting, vet and every test.
+# test runs the whole suite: formatting, vet and every test. Tests that check
+# Cairn against Pulumi's own binaries skip without them (go test shows no
+# skips unless verbose), so it first says which are missing.
+EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm
 test: fmt vet
+	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
+		echo "SKIPPED: $$b is not on PATH, so the tests that check Cairn against it will skip"; done
 	$(GO) test ./...
 
 build:
