@@ -319,3 +319,36 @@ func TestExactVersionInstalled(t *testing.T) {
 		_ = p.Close()
 	}
 }
+
+// Ensure, what a language host's required plugins call, finds a plugin
+// without starting it, installs a missing one from the URL given, and says
+// a plugin is not found when automatic installation is off.
+func TestEnsure(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, path.Base(r.URL.Path))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	e := newEnv(t, host.ResolverOptions{})
+	dirs := locate.Dirs{Plugins: []string{e.plugins}}
+	ctx := context.Background()
+	with := host.NewResolver(host.ResolverOptions{Dirs: dirs, Install: &install.Installer{Dir: filepath.Join(t.TempDir(), "cache")}})
+	defer with.Close()
+	if err := with.Ensure(ctx, "kv", "1.0.0", srv.URL); err != nil || len(asked) != 0 {
+		t.Errorf("Ensure of an installed plugin = %v, downloads %q", err, asked)
+	}
+	var notFound *provider.NotFoundError
+	err := with.Ensure(ctx, "aws", "6.0.0", srv.URL)
+	if err == nil || errors.As(err, &notFound) || !strings.Contains(err.Error(), srv.URL+"/pulumi-resource-aws-v6.0.0-") {
+		t.Errorf("Ensure of a missing plugin = %v, want its download from %s tried", err, srv.URL)
+	}
+	without := host.NewResolver(host.ResolverOptions{Dirs: dirs})
+	defer without.Close()
+	if err := without.Ensure(ctx, "aws", "6.0.0", srv.URL); !errors.As(err, &notFound) || len(asked) != 1 {
+		t.Errorf("without automatic installation, Ensure = %v and downloads %q, want a NotFoundError and no download", err, asked)
+	}
+}
