@@ -33,7 +33,8 @@ func (o *optionReader) value(e hcl.Expression) (cty.Value, bool) {
 // resources evaluates an option that names resources. A resource's URN is
 // known before its outputs are, so during a preview the option is set even
 // while the outputs of the resources it names are not known yet (a parent
-// whose outputs feed the child's inputs keeps its child's URN).
+// whose outputs feed the child's inputs keeps its child's URN, an alias
+// naming a parent still matches).
 func (o *optionReader) resources(e hcl.Expression) (cty.Value, bool) {
 	return o.known(e, knownResources)
 }
@@ -274,7 +275,7 @@ func (o *optionReader) providers(e hcl.Expression) map[string]string {
 // aliases reads aliases: URN strings, or objects whose fields default to
 // the resource's own.
 func (o *optionReader) aliases(e hcl.Expression) []deploy.Alias {
-	v, ok := o.value(e)
+	v, ok := o.resources(e)
 	if !ok {
 		return nil
 	}
@@ -318,6 +319,9 @@ func alias(v cty.Value) (a deploy.Alias, problem string) {
 				a.Parent = r.urn
 				continue
 			}
+		}
+		if !el.IsWhollyKnown() {
+			return a, fmt.Sprintf("The alias field %s is not known yet; an alias can only use values known before the resource is registered.", key)
 		}
 		if key == "noParent" {
 			if el.Type() != cty.Bool {
