@@ -27,6 +27,31 @@ func (s *scopeRun) options(ectx *hcl.EvalContext) *optionReader {
 
 // value evaluates e; it returns false when the option is unset.
 func (o *optionReader) value(e hcl.Expression) (cty.Value, bool) {
+	return o.known(e, cty.Value.IsWhollyKnown)
+}
+
+// resources evaluates an option that names resources. A resource's URN is
+// known before its outputs are, so during a preview the option is set even
+// while the outputs of the resources it names are not known yet (a parent
+// whose outputs feed the child's inputs keeps its child's URN, an alias
+// naming a parent still matches).
+func (o *optionReader) resources(e hcl.Expression) (cty.Value, bool) {
+	return o.known(e, knownResources)
+}
+
+// knownResources reports whether v is known but for the outputs of the
+// resources it holds.
+func knownResources(v cty.Value) bool {
+	for _, el := range flattenResources(v) {
+		if _, ok := asResource(el); !ok && !el.IsWhollyKnown() {
+			return false
+		}
+	}
+	return true
+}
+
+// known evaluates e, whose value is usable when known says so.
+func (o *optionReader) known(e hcl.Expression, known func(cty.Value) bool) (cty.Value, bool) {
 	if e == nil {
 		return cty.NilVal, false
 	}
@@ -35,7 +60,7 @@ func (o *optionReader) value(e hcl.Expression) (cty.Value, bool) {
 		o.ok = false
 		return cty.NilVal, false
 	}
-	if !v.IsWhollyKnown() {
+	if !known(v) {
 		if !o.s.r.info.DryRun {
 			o.fail(e, "The value of this option is not known yet; an option can only use values known before the resource is registered.")
 		}
@@ -106,7 +131,7 @@ func (o *optionReader) strings(e hcl.Expression) []string {
 
 // urn reads a single resource.
 func (o *optionReader) urn(e hcl.Expression) resource.URN {
-	v, ok := o.value(e)
+	v, ok := o.resources(e)
 	if !ok {
 		return ""
 	}
@@ -216,7 +241,7 @@ func providerRef(v cty.Value) (string, error) {
 }
 
 func (o *optionReader) provider(e hcl.Expression) string {
-	v, ok := o.value(e)
+	v, ok := o.resources(e)
 	if !ok {
 		return ""
 	}
@@ -230,7 +255,7 @@ func (o *optionReader) provider(e hcl.Expression) string {
 // providers reads a list of providers, or an object of them, into a map by
 // package.
 func (o *optionReader) providers(e hcl.Expression) map[string]string {
-	v, ok := o.value(e)
+	v, ok := o.resources(e)
 	if !ok {
 		return nil
 	}
@@ -250,7 +275,7 @@ func (o *optionReader) providers(e hcl.Expression) map[string]string {
 // aliases reads aliases: URN strings, or objects whose fields default to
 // the resource's own.
 func (o *optionReader) aliases(e hcl.Expression) []deploy.Alias {
-	v, ok := o.value(e)
+	v, ok := o.resources(e)
 	if !ok {
 		return nil
 	}
@@ -294,6 +319,9 @@ func alias(v cty.Value) (a deploy.Alias, problem string) {
 				a.Parent = r.urn
 				continue
 			}
+		}
+		if !el.IsWhollyKnown() {
+			return a, fmt.Sprintf("The alias field %s is not known yet; an alias can only use values known before the resource is registered.", key)
 		}
 		if key == "noParent" {
 			if el.Type() != cty.Bool {

@@ -81,7 +81,8 @@ func (d *Decoder) values(sp *SecretsProvidersV1) *valueDecoder {
 	}}
 }
 
-// CheckManifest checks that a manifest's magic is the hash of its version.
+// CheckManifest checks that a manifest's magic is the hash of its version
+// (both empty when Pulumi did not know its own version).
 func CheckManifest(m ManifestV1) error {
 	if m.Magic != Magic(m.Version) {
 		return fmt.Errorf("the deployment's manifest magic %q does not match its version %q: the state was edited by hand or is corrupt", m.Magic, m.Version)

@@ -138,8 +138,13 @@ func (e *Encoder) values() *valueEncoder {
 }
 
 // Magic returns the manifest magic of an engine version: the hex SHA-256 of
-// the version string.
+// the version string, or "" for an empty version, as Pulumi writes when its
+// CLI was built without a version (a development build, as the file backend
+// of such a build records it) and as Pulumi's integrity check expects.
 func Magic(version string) string {
+	if version == "" {
+		return ""
+	}
 	sum := sha256.Sum256([]byte(version))
 	return hex.EncodeToString(sum[:])
 }

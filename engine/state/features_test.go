@@ -56,4 +56,12 @@ func TestManifestMagic(t *testing.T) {
 	if _, err := state.NewDecoder(nil).Deployment(d); err != nil {
 		t.Errorf("a manifest with the right magic: %v", err)
 	}
+	// A Pulumi CLI built without a version writes neither; Pulumi accepts
+	// that, and an empty magic or version alone is still a mismatch.
+	for _, m := range []state.ManifestV1{{}, {Version: "v3.139.0"}, {Magic: state.Magic("v3.139.0")}} {
+		err := state.CheckManifest(m)
+		if want := m.Version == "" && m.Magic == ""; (err == nil) != want {
+			t.Errorf("manifest with magic %q and version %q: error %v, want accepted %v", m.Magic, m.Version, err, want)
+		}
+	}
 }

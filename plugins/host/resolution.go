@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"sort"
 
 	"golang.org/x/mod/semver"
@@ -98,9 +99,17 @@ func (r *Resolver) List() []Resolution {
 	return out
 }
 
-// Has reports whether the resolver has a provider for pkg at version (""
-// for any), without starting it.
-func (r *Resolver) Has(pkg, version string) bool {
-	_, ok := r.resolve(pkg, version)
-	return ok
+// Ensure makes sure the resolver has a provider for pkg at version (""
+// for any) without starting it, installing the plugin from url ("" means
+// Pulumi's release locations) as Load does: when none is found, or another
+// version is while automatic installation is on. It fails with a
+// *provider.NotFoundError when the plugin is missing and cannot be
+// installed (installation is off, or no version is asked for).
+func (r *Resolver) Ensure(ctx context.Context, pkg, version, url string) error {
+	res, ok := r.resolve(pkg, version)
+	if ok && !r.installable(res, version) {
+		return nil
+	}
+	_, err := r.acquire(ctx, pkg, version, url)
+	return err
 }

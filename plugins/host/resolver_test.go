@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -284,15 +285,7 @@ func TestResolverStartsAHungPluginOnce(t *testing.T) {
 // is installed, as Pulumi does, even when a newer compatible one is; one
 // that is installed is used as it is.
 func TestExactVersionInstalled(t *testing.T) {
-	var mu sync.Mutex
-	var asked []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		asked = append(asked, path.Base(r.URL.Path))
-		mu.Unlock()
-		http.NotFound(w, r)
-	}))
-	defer srv.Close()
+	srv, downloads := emptyServer(t)
 	e := newEnv(t, host.ResolverOptions{})
 	plugintest.Link(t, filepath.Join(e.plugins, "resource-kv-v1.5.0"), "pulumi-resource-kv")
 	in := &install.Installer{Dir: filepath.Join(t.TempDir(), "cache")}
@@ -308,7 +301,7 @@ func TestExactVersionInstalled(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pulumi-resource-kv-v1.2.0-") {
 		t.Errorf("LoadFrom 1.2.0 = %v, want an install of 1.2.0 tried", err)
 	}
-	if len(asked) != 1 || !strings.HasPrefix(asked[0], "pulumi-resource-kv-v1.2.0-") {
+	if asked := downloads(); len(asked) != 1 || !strings.HasPrefix(asked[0], "pulumi-resource-kv-v1.2.0-") {
 		t.Errorf("downloads asked for: %q, want only 1.2.0's", asked)
 	}
 	without := host.NewResolver(host.ResolverOptions{Dirs: locate.Dirs{Plugins: []string{e.plugins}}})
@@ -317,5 +310,49 @@ func TestExactVersionInstalled(t *testing.T) {
 		t.Errorf("without automatic installation, 1.5.0 should serve 1.2.0: %v", err)
 	} else {
 		_ = p.Close()
+	}
+}
+
+// Ensure, what a language host's required plugins call, finds a plugin
+// without starting it, installs a missing one from the URL given, and says
+// a plugin is not found when automatic installation is off.
+func TestEnsure(t *testing.T) {
+	srv, downloads := emptyServer(t)
+	e := newEnv(t, host.ResolverOptions{})
+	dirs := locate.Dirs{Plugins: []string{e.plugins}}
+	ctx := context.Background()
+	with := host.NewResolver(host.ResolverOptions{Dirs: dirs, Install: &install.Installer{Dir: filepath.Join(t.TempDir(), "cache")}})
+	defer with.Close()
+	if err := with.Ensure(ctx, "kv", "1.0.0", srv.URL); err != nil || len(downloads()) != 0 {
+		t.Errorf("Ensure of an installed plugin = %v, downloads %q", err, downloads())
+	}
+	var notFound *provider.NotFoundError
+	err := with.Ensure(ctx, "aws", "6.0.0", srv.URL)
+	if err == nil || errors.As(err, &notFound) || !strings.Contains(err.Error(), srv.URL+"/pulumi-resource-aws-v6.0.0-") {
+		t.Errorf("Ensure of a missing plugin = %v, want its download from %s tried", err, srv.URL)
+	}
+	without := host.NewResolver(host.ResolverOptions{Dirs: dirs})
+	defer without.Close()
+	if err := without.Ensure(ctx, "aws", "6.0.0", srv.URL); !errors.As(err, &notFound) || len(downloads()) != 1 {
+		t.Errorf("without automatic installation, Ensure = %v and downloads %q, want a NotFoundError and no download", err, downloads())
+	}
+}
+
+// emptyServer serves no plugin: every download is a 404. downloads returns
+// the names of the files asked for.
+func emptyServer(t *testing.T) (srv *httptest.Server, downloads func() []string) {
+	var mu sync.Mutex
+	var asked []string
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, path.Base(r.URL.Path))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(asked)
 	}
 }

@@ -7,7 +7,8 @@
 // found as plugins are (package locate), and handshakes. When the host
 // cannot list the program's dependencies it installs them
 // (InstallDependencies); the provider plugins the program needs
-// (GetRequiredPackages) are checked. Then it calls the host's Run with the
+// (GetRequiredPackages) are installed when missing, from the download URL
+// the host names, if the Host can (PluginInstaller). Then it calls the host's Run with the
 // monitor's and Loader's address, the project, stack and organization, the
 // stack configuration (strings as they are, other values as JSON, secret
 // keys listed), the program's folder, entry point and runtime options, the

@@ -10,13 +10,18 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/cairn-iac/cairn/engine/provider"
 )
 
-// PluginFinder is implemented by a Program's Host when it can tell, without
-// starting anything, whether it has a provider for a package; the plugins
-// the program needs are then checked before it runs.
-type PluginFinder interface {
-	Has(pkg, version string) bool
+// PluginInstaller is implemented by a Program's Host when it can make sure,
+// without starting anything, that it has a provider for a package,
+// installing the plugin from url ("" means Pulumi's release locations)
+// when it is missing; the plugins the program needs are then made ready
+// before it runs. Ensure fails with a *provider.NotFoundError when the
+// plugin is missing and installation is off.
+type PluginInstaller interface {
+	Ensure(ctx context.Context, pkg, version, url string) error
 }
 
 // installDependencies installs the program's dependencies with the language
@@ -57,9 +62,11 @@ func (p *Program) installDependencies(ctx context.Context, client pulumirpc.Lang
 
 // checkPlugins asks the language host which provider plugins the program
 // needs (GetRequiredPackages, or GetRequiredPlugins from hosts that predate
-// it) and fails, naming each one, when the host has none of them.
+// it), installs those the host has not from the download URL the language
+// host names, and fails, naming each one and how to install it, when some
+// are missing still.
 func (p *Program) checkPlugins(ctx context.Context, client pulumirpc.LanguageRuntimeClient, info *pulumirpc.ProgramInfo) error {
-	finder, ok := p.Host.(PluginFinder)
+	installer, ok := p.Host.(PluginInstaller)
 	if !ok {
 		return nil
 	}
@@ -83,19 +90,27 @@ func (p *Program) checkPlugins(ctx context.Context, client pulumirpc.LanguageRun
 		return p.listingFailed(err)
 	}
 	var missing, commands []string
+	var failed []error
 	for _, d := range deps {
-		version := strings.TrimPrefix(d.GetVersion(), "v")
-		if d.GetKind() != "resource" || finder.Has(d.GetName(), version) {
+		if d.GetKind() != "resource" {
 			continue
 		}
-		missing = append(missing, strings.TrimSpace(d.GetName()+" "+version))
-		commands = append(commands, strings.TrimSpace("cairn plugin install resource "+d.GetName()+" "+version))
+		version := strings.TrimPrefix(d.GetVersion(), "v")
+		err := installer.Ensure(ctx, d.GetName(), version, d.GetServer())
+		var notFound *provider.NotFoundError
+		switch {
+		case errors.As(err, &notFound):
+			missing = append(missing, strings.TrimSpace(d.GetName()+" "+version))
+			commands = append(commands, strings.TrimSpace("cairn plugin install resource "+d.GetName()+" "+version))
+		case err != nil:
+			failed = append(failed, err)
+		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("the program needs provider plugins that are not installed: %s; install them with %s",
-			strings.Join(missing, ", "), strings.Join(commands, " and "))
+		failed = append(failed, fmt.Errorf("the program needs provider plugins that are not installed: %s; install them with %s",
+			strings.Join(missing, ", "), strings.Join(commands, " and ")))
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
 // dependency is a plugin GetRequiredPackages or GetRequiredPlugins names.
@@ -103,6 +118,7 @@ type dependency interface {
 	GetName() string
 	GetKind() string
 	GetVersion() string
+	GetServer() string
 }
 
 func (p *Program) listingFailed(err error) error {

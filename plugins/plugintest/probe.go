@@ -18,7 +18,8 @@ import (
 
 // ProbeHostRole is a language host, pulumi-language-probe, that shows what
 // Cairn gives a host. The program needs the plugins its runtime option
-// "require" lists ("name" or "name@version", for GetRequiredPackages), and
+// "require" lists ("name", "name@version" or "name@version@downloadURL",
+// for GetRequiredPackages), and
 // its dependencies are missing (GetProgramDependencies fails) until
 // InstallDependencies has written "installed" in the program's folder. Run
 // writes the RunRequest to run.json in the program's folder, with what the
@@ -83,7 +84,8 @@ func (h *probe) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequire
 	var resp pulumirpc.GetRequiredPackagesResponse
 	for _, r := range req.GetInfo().GetOptions().GetFields()["require"].GetListValue().GetValues() {
 		name, version, _ := strings.Cut(r.GetStringValue(), "@")
-		resp.Packages = append(resp.Packages, &pulumirpc.PackageDependency{Name: name, Kind: "resource", Version: version})
+		version, server, _ := strings.Cut(version, "@")
+		resp.Packages = append(resp.Packages, &pulumirpc.PackageDependency{Name: name, Kind: "resource", Version: version, Server: server})
 	}
 	return &resp, nil
 }
