@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"hash"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/cairn-iac/cairn/engine/provider"
@@ -211,18 +210,9 @@ func (h digestWriter) value(v resource.Value) bool {
 		if !o.Known || o.Secret {
 			return false
 		}
-		h.strs(slices.Sorted(slices.Values(urnStrings(o.Dependencies))))
 		return h.value(o.Element)
 	default: // unknown, secret
 		return false
 	}
 	return true
-}
-
-func urnStrings(urns []resource.URN) []string {
-	out := make([]string, len(urns))
-	for i, u := range urns {
-		out[i] = string(u)
-	}
-	return out
 }
