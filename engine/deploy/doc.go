@@ -24,6 +24,8 @@
 // It is off with Options.NoFastPath (the CLI's --no-fast-path and
 // --refresh), for resources with a pending operation, a taint, an import ID,
 // a replacement trigger, replaceWith or deletedWith, or a --replace target,
+// for the pulumi package's stack references (whose answer is another
+// stack's outputs),
 // and for resources whose inputs, outputs or provider configuration hold
 // secrets or unknowns, so that no digest of a secret is ever stored.
 //

@@ -22,7 +22,9 @@ import (
 // advance.
 func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Provider) (sum []byte, ok bool) {
 	n := g.new
-	if d.opts.NoFastPath || !n.Custom || resource.IsProviderType(n.Type) || n.ImportID != "" ||
+	// The pulumi package's resources (stack references) answer from outside
+	// their inputs: another stack's outputs.
+	if d.opts.NoFastPath || !n.Custom || resource.IsProviderType(n.Type) || resource.TypePackage(n.Type) == "pulumi" || n.ImportID != "" ||
 		!n.ReplacementTrigger.IsNull() || len(n.ReplaceWith) > 0 || n.DeletedWith != "" || d.targets.mustReplace(n.URN) {
 		return nil, false
 	}
