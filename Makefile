@@ -23,11 +23,13 @@ fmt:
 
 # bench builds cairn and the latency provider, then measures whole-process
 # runs on generated stacks and prints a markdown table (see BENCHMARKS.md;
-# about 20 minutes on 2 cores). BENCH_QUICK=1 makes a short run; BENCHFLAGS
-# passes flags to cairnbench (go run ./bench/cmd/cairnbench -help).
+# about 20 minutes on 2 cores). BENCH_QUICK=1 makes a short run;
+# BENCH_LARGE=1 adds the stacks of 100,000 resources (one run each);
+# BENCHFLAGS passes flags to cairnbench (go run ./bench/cmd/cairnbench -help).
+BENCH_LARGE_FLAGS = -n 100,1000,10000,100000 -big-runs 1
 bench: build
 	$(GO) build -o bin/pulumi-resource-latency ./bench/latency
-	$(GO) run ./bench/cmd/cairnbench $(BENCHFLAGS)
+	$(GO) run ./bench/cmd/cairnbench $(if $(BENCH_LARGE),$(BENCH_LARGE_FLAGS)) $(BENCHFLAGS)
 
 # demo runs the main job: an up of the quickstart example on the local
 # backend in .cairn/ (creating its stack dev the first time), then shows the

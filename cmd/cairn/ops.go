@@ -51,6 +51,7 @@ var (
 	replaceFlag  = &cli.StringSliceFlag{Name: "replace", Usage: "replace the resource with this `URN` even if it has not changed (repeatable)"}
 	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once", DefaultText: "4 × CPUs"}
 	refreshFlag  = &cli.BoolFlag{Name: "refresh", Aliases: []string{"r"}, Usage: "refresh the state from the providers first"}
+	fastFlag     = &cli.BoolFlag{Name: "no-fast-path", Usage: "call every provider's Check and Diff, even for resources unchanged since their last step"}
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
 	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
@@ -64,7 +65,7 @@ func previewCommand() *cli.Command {
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
 		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag},
+			diffFlag, expectFlag, refreshFlag, fastFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag},
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -77,7 +78,7 @@ func upCommand() *cli.Command {
 		UsageText: "cairn up                 # preview, ask, apply (on a terminal)\ncairn up --yes           # apply without asking\n" +
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
 		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
-			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
+			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, fastFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
 			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}, planFlag},
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
@@ -207,6 +208,7 @@ func (r *operation) prepare() error {
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
+		NoFastPath:      r.c.Bool("no-fast-path") || r.c.Bool("refresh"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
 		Masker:              r.masker,

@@ -79,24 +79,34 @@ func BenchmarkCreate(b *testing.B) {
 	}
 }
 
+// BenchmarkNoChangePreview previews an unchanged stack with the fast path
+// (no Check or Diff) and without it (every call made).
 func BenchmarkNoChangePreview(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			res, err := Update(context.Background(), benchOptions(n, false), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for b.Loop() {
-				r, err := Update(context.Background(), benchOptions(n, true), res.Snapshot)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if r.HasChanges() {
-					b.Fatalf("unexpected changes: %v", r.Changes)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n)/1000, "µs/resource")
-		})
+		for _, fast := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%d/fast=%v", n, fast), func(b *testing.B) {
+				benchNoChangePreview(b, n, !fast)
+			})
+		}
 	}
+}
+
+func benchNoChangePreview(b *testing.B, n int, noFastPath bool) {
+	res, err := Update(context.Background(), benchOptions(n, false), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		opts := benchOptions(n, true)
+		opts.NoFastPath = noFastPath
+		r, err := Update(context.Background(), opts, res.Snapshot)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.HasChanges() {
+			b.Fatalf("unexpected changes: %v", r.Changes)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n)/1000, "µs/resource")
 }

@@ -36,7 +36,8 @@ type deployment struct {
 	seedMu    sync.Mutex
 	seedState snapshot.Seeds // zero until the first seed is derived
 
-	secretsVerified func() error // Options.VerifySecrets, once
+	secretsVerified func() error          // Options.VerifySecrets, once
+	pending         map[resource.URN]bool // resources with a pending operation in the base
 
 	serveMu   sync.Mutex // the monitor served for components
 	served    bool
@@ -178,8 +179,10 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 	for _, r := range base.Resources {
 		d.learn(r)
 	}
+	d.pending = map[resource.URN]bool{}
 	for _, op := range base.PendingOperations {
 		d.learn(op.Resource)
+		d.pending[op.Resource.URN] = true
 	}
 	opts.emit(PreludeEvent{Preview: opts.DryRun, Config: opts.Config})
 	return d, nil

@@ -14,6 +14,21 @@
 // resources it no longer declares are deleted in reverse dependency order,
 // antichain by antichain.
 //
+// The fast path: when a custom resource's program inputs (before Check),
+// the options that reach Check and Diff, and its provider (package, plugin
+// version and configuration) hash to the digest recorded with its state at
+// its last successful step, and the state is still the one that step wrote
+// (same ID, inputs and outputs, so a refresh that found drift or an edit of
+// the state breaks the match), the answers of Check and Diff are known: the
+// resource gets a same step and neither is called (resource.State.Digest).
+// It is off with Options.NoFastPath (the CLI's --no-fast-path and
+// --refresh), for resources with a pending operation, a taint, an import ID,
+// a replacement trigger, replaceWith or deletedWith, or a --replace target,
+// for the pulumi package's stack references (whose answer is another
+// stack's outputs),
+// and for resources whose inputs, outputs or provider configuration hold
+// secrets or unknowns, so that no digest of a secret is ever stored.
+//
 // A remote component (RegisterRequest.Remote) has no steps: its provider's
 // Construct registers it and its children on the monitor that
 // Options.ServeMonitor serves. A resource the program forgets

@@ -55,6 +55,10 @@ type Options struct {
 	// ContinueOnError keeps going after a failed step, skipping only the
 	// resources that depend on it.
 	ContinueOnError bool
+	// NoFastPath makes every registration call its provider's Check and
+	// Diff, even when what goes into them is what they were given at the
+	// resource's last step (see the package documentation).
+	NoFastPath bool
 	// ExpectNoChanges makes any change an error.
 	ExpectNoChanges bool
 	// AllowEmpty lets an update whose program declares no resources delete

@@ -189,7 +189,7 @@ func TestDiffUnknownFallsBackToInputDiff(t *testing.T) {
 	h := newHarness(t) // the fake provider's Diff answers DiffUnknown
 	h.mustUp(program(res("a", map[string]any{"x": 1})))
 	h.log.take()
-	res1 := h.mustUp(program(res("a", map[string]any{"x": 1})))
+	res1 := h.mustUp(program(res("a", map[string]any{"x": 1})), noFastPath)
 	equal(t, "same", res1.Changes, map[Op]int{OpSame: 3})
 	res2 := h.mustUp(program(res("a", map[string]any{"x": 2})))
 	equal(t, "update", res2.Changes, map[Op]int{OpSame: 2, OpUpdate: 1})

@@ -47,6 +47,9 @@ type instance struct {
 	inputs  resource.Map
 	config  provider.ConfigureResponse
 	unknown bool // configured with unknown values (preview)
+
+	identityOnce sync.Once
+	identity     []byte // see registry.identity
 }
 
 func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {

@@ -45,6 +45,11 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		}
 	}
 
+	var digest []byte // what goes into Check and Diff, when the fast path may take it
+	if prov != nil {
+		digest, _ = d.goalDigest(ctx, g, prov)
+	}
+
 	// Import: adopt an existing resource by ID.
 	if new.ImportID != "" && (old == nil || old.External || old.ImportID != new.ImportID) {
 		op := OpImport
@@ -64,6 +69,14 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 	}
 
 	deletedAhead := old != nil && (old.PendingReplacement || d.wasDeletedAhead(old.URN))
+	if old != nil && !deletedAhead {
+		if same := d.fastSame(g, old, prov, digest); same != nil {
+			if err := d.analyze(ctx, same.new); err != nil {
+				return nil, err
+			}
+			return []*step{same}, nil
+		}
+	}
 
 	// Check the inputs with the provider.
 	if new.Custom {
@@ -83,13 +96,13 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 
 	switch {
 	case old == nil:
-		return []*step{{op: OpCreate, urn: urn, new: new, prov: prov, logical: true}}, nil
+		return []*step{{op: OpCreate, urn: urn, new: new, prov: prov, logical: true, digest: digest}}, nil
 	case deletedAhead:
 		// The original was deleted before its replacement (DBR); create it.
 		d.markReplaced(urn)
 		return []*step{
 			{op: OpReplace, urn: urn, old: old, new: new, logical: true},
-			{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, removeOld: true},
+			{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, removeOld: true, digest: digest},
 		}, nil
 	}
 
@@ -98,13 +111,13 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		return nil, err
 	}
 	if diff.replace {
-		return d.replaceChain(ctx, g, old, new, prov, goalInputs, diff)
+		return d.replaceChain(ctx, g, old, new, prov, goalInputs, diff, digest)
 	}
 	if diff.changes == provider.DiffSome || len(old.InitErrors) > 0 {
 		return []*step{{op: OpUpdate, urn: urn, old: old, new: new, prov: prov, logical: true,
-			diffs: diff.changed, detailed: diff.detailed, stables: diff.stables}}, nil
+			diffs: diff.changed, detailed: diff.detailed, stables: diff.stables, digest: digest}}, nil
 	}
-	return []*step{{op: OpSame, urn: urn, old: old, new: new, prov: prov, logical: true, stables: diff.stables}}, nil
+	return []*step{{op: OpSame, urn: urn, old: old, new: new, prov: prov, logical: true, stables: diff.stables, digest: digest}}, nil
 }
 
 // claimOld finds the base state of a resource by URN or alias and claims it,
@@ -392,7 +405,7 @@ func (d *deployment) applyReplaceOnChanges(r *diffResult, paths []string) error 
 // default, delete-before-create (with the dependents that must go first) when
 // the provider or the program asks for it.
 func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resource.State, prov provider.Provider,
-	goalInputs resource.Map, diff diffResult) ([]*step, error) {
+	goalInputs resource.Map, diff diffResult, digest []byte) ([]*step, error) {
 	urn := new.URN
 	if old.Protect && new.Protect {
 		return nil, fmt.Errorf("it must be replaced (because of %s) but it is protected; remove the protect option, run the update, and try again", strings.Join(diff.keys, ", "))
@@ -414,7 +427,7 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 		keys: diff.keys, diffs: diff.changed, detailed: diff.detailed}
 	if !diff.dbr {
 		return []*step{
-			{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, keys: diff.keys, diffs: diff.changed, detailed: diff.detailed, markOldDelete: true},
+			{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, keys: diff.keys, diffs: diff.changed, detailed: diff.detailed, markOldDelete: true, digest: digest},
 			replace,
 		}, nil
 	}
@@ -433,7 +446,7 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 	chain = append(chain,
 		&step{op: OpDeleteReplaced, urn: urn, old: old, prov: prov, pendingReplace: true},
 		replace,
-		&step{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, keys: diff.keys, diffs: diff.changed, detailed: diff.detailed, removeOld: true},
+		&step{op: OpCreateReplacement, urn: urn, old: old, new: new, prov: prov, keys: diff.keys, diffs: diff.changed, detailed: diff.detailed, removeOld: true, digest: digest},
 	)
 	return chain, nil
 }

@@ -25,6 +25,7 @@ type step struct {
 	detailed resource.DetailedDiff
 	stables  []string
 	inputs   resource.Map // import: the inputs the program declared
+	digest   []byte       // the goal's digest, recorded with the state it ends with (see goalDigest)
 	outcome  Op           // refresh: what it found
 
 	untargeted     bool // a same step that keeps the old state verbatim
@@ -152,6 +153,16 @@ func (d *deployment) baseIdx(s *resource.State) *int {
 	return nil
 }
 
+// recordDigest returns the digest to record with the state n a step ended
+// with: empty in a preview, or when the step had none to record.
+func (d *deployment) recordDigest(s *step, n *resource.State) string {
+	if d.opts.DryRun {
+		return ""
+	}
+	sum, _ := stateDigest(s.digest, n)
+	return sum
+}
+
 // apply carries a step out.
 func (d *deployment) apply(ctx context.Context, s *step) (stepResult, error) {
 	switch s.op {
@@ -188,6 +199,9 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 		if _, err := d.reg.get(ctx, resource.ProviderRef{URN: n.URN, ID: n.ID}.String()); err != nil {
 			return stepResult{}, err
 		}
+	}
+	if !s.untargeted {
+		n.Digest = d.recordDigest(s, n)
 	}
 	s.new = n
 	id := d.journal.newOperationID()
@@ -236,6 +250,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	default:
 		n.Outputs = resource.Map{}
 	}
+	n.Digest = d.recordDigest(s, n)
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n}
 	if s.markOldDelete {
 		e.MarkDeleteOld = d.baseIdx(s.old)
@@ -309,6 +324,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 	default:
 		n.Outputs = s.old.Outputs
 	}
+	n.Digest = d.recordDigest(s, n)
 	if err := d.end(snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, RemoveOld: d.baseIdx(s.old), State: n}); err != nil {
 		return stepResult{}, err
 	}

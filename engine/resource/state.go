@@ -53,6 +53,11 @@ type State struct {
 	RefreshBeforeUpdate     bool
 	SourcePosition          string
 
+	// Digest is what went into Check and Diff at the resource's last
+	// successful step, recorded by the engine so that an unchanged
+	// registration skips them; empty when not recorded.
+	Digest string
+
 	Created  *time.Time
 	Modified *time.Time
 }
@@ -87,7 +92,7 @@ func (s *State) Equal(o *State) bool {
 		s.Parent != o.Parent || s.Protect != o.Protect || s.Taint != o.Taint || s.External != o.External ||
 		s.Provider != o.Provider || s.PendingReplacement != o.PendingReplacement || s.CustomTimeouts != o.CustomTimeouts ||
 		s.ImportID != o.ImportID || s.RetainOnDelete != o.RetainOnDelete || s.DeletedWith != o.DeletedWith ||
-		s.RefreshBeforeUpdate != o.RefreshBeforeUpdate || s.SourcePosition != o.SourcePosition {
+		s.RefreshBeforeUpdate != o.RefreshBeforeUpdate || s.SourcePosition != o.SourcePosition || s.Digest != o.Digest {
 		return false
 	}
 	if !s.Inputs.Equal(o.Inputs) || !s.Outputs.Equal(o.Outputs) || !s.ReplacementTrigger.Equal(o.ReplacementTrigger) ||

@@ -72,10 +72,13 @@ type SecretsProvidersV1 struct {
 }
 
 // MetadataV1 records an integrity error the writer knew of, and Cairn's
-// seed state.
+// own state, which Pulumi ignores: the seed state, and the digests of what
+// went into Check and Diff at each live resource's last step, by URN (see
+// resource.State.Digest).
 type MetadataV1 struct {
 	IntegrityError *IntegrityErrorV1 `json:"integrity_error,omitempty"`
 	Seeds          *SeedsV1          `json:"cairn_seeds,omitempty"`
+	Digests        map[string]string `json:"cairn_digests,omitempty"`
 }
 
 // IntegrityErrorV1 is the integrity error a deployment was written with.

@@ -35,6 +35,9 @@ func (d *Decoder) Deployment(dep *DeploymentV3) (*snapshot.Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("resource #%d: %w", i, err)
 		}
+		if !r.Delete {
+			r.Digest = dep.Metadata.Digests[string(r.URN)]
+		}
 		snap.Resources = append(snap.Resources, r)
 	}
 	for i := range dep.PendingOperations {

@@ -64,6 +64,12 @@ func (e *Encoder) Deployment(snap *snapshot.Snapshot) (*DeploymentV3, int, []str
 		}
 		features.addResource(&sr)
 		d.Resources = append(d.Resources, sr)
+		if r.Digest != "" && !r.Delete {
+			if d.Metadata.Digests == nil {
+				d.Metadata.Digests = map[string]string{}
+			}
+			d.Metadata.Digests[string(r.URN)] = r.Digest
+		}
 	}
 	for _, op := range snap.PendingOperations {
 		sop, err := encodeOperation(op, values)

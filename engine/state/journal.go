@@ -21,6 +21,7 @@ type JournalEntryV1 struct {
 	PendingReplacementOld *int         `json:"pendingReplacementOld,omitempty"`
 	TargetNew             *int64       `json:"targetNew,omitempty"`
 	State                 *ResourceV3  `json:"state,omitempty"`
+	Digest                string       `json:"cairn_digest,omitempty"` // the state's resource.State.Digest
 	Operation             *OperationV2 `json:"operation,omitempty"`
 	Seeds                 *SeedsV1     `json:"seeds,omitempty"`
 }
@@ -55,6 +56,7 @@ func (e *Encoder) JournalEntry(je snapshot.JournalEntry) (*JournalEntryV1, error
 		if out.State, err = e.Resource(je.State); err != nil {
 			return nil, err
 		}
+		out.Digest = je.State.Digest
 	}
 	if je.Operation != nil {
 		if out.Operation, err = e.Operation(*je.Operation); err != nil {
@@ -91,6 +93,7 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (snap
 		if out.State, err = d.Resource(je.State, sp); err != nil {
 			return snapshot.JournalEntry{}, fmt.Errorf("journal entry %d: %w", je.Sequence, err)
 		}
+		out.State.Digest = je.Digest
 	}
 	if je.Operation != nil {
 		op, err := d.Operation(je.Operation, sp)

@@ -19,6 +19,25 @@ import (
 // their resources, unless their configuration has a "dir".
 const DirEnv = "CAIRN_KV_DIR"
 
+// CallsEnv names the environment variable that names a file to which KV
+// providers append a line per Check and Diff ("Check <name>"), so that
+// scenarios can tell which calls the engine made.
+const CallsEnv = "CAIRN_KV_CALLS"
+
+// logCall appends a call to the file $CAIRN_KV_CALLS names, if any.
+func logCall(method string, urn resource.URN) {
+	path := os.Getenv(CallsEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(f, "%s %s\n", method, urn.Name())
+	f.Close()
+}
+
 // KV is a provider whose resources are JSON files in a folder. Its resource
 // type <pkg>:index:Item takes any inputs; among them:
 //
@@ -130,6 +149,7 @@ func (k *KV) Configure(_ context.Context, req provider.ConfigureRequest) (provid
 
 // Check implements provider.Provider.
 func (k *KV) Check(_ context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	logCall("Check", req.URN)
 	if v := req.News["value"]; v.IsString() && v.StringValue() == "invalid" {
 		return provider.CheckResponse{Failures: []provider.CheckFailure{{Property: "value", Reason: `must not be "invalid"`}}}, nil
 	}
@@ -138,6 +158,7 @@ func (k *KV) Check(_ context.Context, req provider.CheckRequest) (provider.Check
 
 // Diff implements provider.Provider: a new key replaces the item.
 func (k *KV) Diff(_ context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	logCall("Diff", req.URN)
 	detailed, changed := resource.DiffMaps(req.OldInputs, req.News)
 	if len(changed) == 0 {
 		return provider.DiffResponse{Changes: provider.DiffNone}, nil

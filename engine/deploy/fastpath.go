@@ -1,0 +1,220 @@
+package deploy
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"math"
+	"sort"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+)
+
+// goalDigest hashes what goes into a custom resource's Check and Diff before
+// they are called: its program inputs (before Check and ignoreChanges), the
+// options that affect them, and its provider (package, plugin version and
+// configuration). ok is false when the registration may not take the fast
+// path: it is off, the resource holds unknown or secret values (no digest of
+// a secret is ever stored), or the provider's answer cannot be known in
+// advance.
+func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Provider) (sum []byte, ok bool) {
+	n := g.new
+	// The pulumi package's resources (stack references) answer from outside
+	// their inputs: another stack's outputs.
+	if d.opts.NoFastPath || !n.Custom || resource.IsProviderType(n.Type) || resource.TypePackage(n.Type) == "pulumi" || n.ImportID != "" ||
+		!n.ReplacementTrigger.IsNull() || len(n.ReplaceWith) > 0 || n.DeletedWith != "" || d.targets.mustReplace(n.URN) {
+		return nil, false
+	}
+	id, ok := d.reg.identity(ctx, n.Provider, prov)
+	if !ok {
+		return nil, false
+	}
+	h := digestWriter{Hash: sha256.New()}
+	h.str("cairn goal digest v1")
+	h.str(string(n.URN))
+	h.str(n.Type)
+	h.str(string(n.Parent))
+	h.str(n.Provider)
+	h.Write(id)
+	h.flag(n.Protect)
+	h.flag(n.RetainOnDelete)
+	h.flag(n.RefreshBeforeUpdate)
+	if g.dbr == nil {
+		h.str("dbr unset")
+	} else {
+		h.flag(*g.dbr)
+	}
+	h.strs(n.IgnoreChanges)
+	h.strs(n.ReplaceOnChanges)
+	h.strs(n.AdditionalSecretOutputs)
+	h.strs(n.HideDiff)
+	h.num(n.CustomTimeouts.Create)
+	h.num(n.CustomTimeouts.Update)
+	h.num(n.CustomTimeouts.Delete)
+	if !h.values(n.Inputs) {
+		return nil, false
+	}
+	return h.Sum(nil), true
+}
+
+// stateDigest is the digest recorded with a resource state: the goal's
+// digest and the state the step ended with (ID, inputs after Check,
+// outputs), so that a state changed since (by a refresh, an import or an
+// edit) no longer matches. ok is false when the state holds secrets or
+// unknowns.
+func stateDigest(goal []byte, s *resource.State) (string, bool) {
+	if len(goal) == 0 || len(s.InitErrors) > 0 || s.ID == "" || s.ID == resource.UnknownID {
+		return "", false
+	}
+	h := digestWriter{Hash: sha256.New()}
+	h.Write(goal)
+	h.str(string(s.ID))
+	if !h.values(s.Inputs) || !h.values(s.Outputs) {
+		return "", false
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), true
+}
+
+// fastSame returns the same step of a registration whose digest matches the
+// one recorded at the resource's last successful step, when the resource
+// has no pending operation and its state needs nothing else: the answers of
+// Check and Diff are known, so neither is called.
+func (d *deployment) fastSame(g *goal, old *resource.State, prov provider.Provider, goal []byte) *step {
+	if goal == nil || old.Digest == "" || old.Taint || old.External || old.PendingReplacement ||
+		old.Provider != g.new.Provider || d.pending[old.URN] {
+		return nil
+	}
+	if sum, ok := stateDigest(goal, old); !ok || sum != old.Digest {
+		return nil
+	}
+	n := g.new
+	n.Inputs = old.Inputs
+	return &step{op: OpSame, urn: n.URN, old: old, new: n, prov: prov, logical: true, digest: goal}
+}
+
+// identity returns what the fast path knows of the provider behind ref: its
+// package, the version of its plugin and its configuration, hashed. ok is
+// false when the configuration holds secrets or unknowns, or the plugin
+// cannot say its version.
+func (r *registry) identity(ctx context.Context, ref string, prov provider.Provider) ([]byte, bool) {
+	inst, err := r.instanceFor(ctx, ref)
+	if err != nil || inst.prov != prov {
+		return nil, false
+	}
+	inst.identityOnce.Do(func() {
+		info, err := prov.GetPluginInfo(ctx)
+		if err != nil || inst.unknown {
+			return
+		}
+		h := digestWriter{Hash: sha256.New()}
+		h.str(prov.Pkg())
+		h.str(info.Version)
+		h.str(inst.version)
+		if h.values(inst.inputs) {
+			inst.identity = h.Sum(nil)
+		}
+	})
+	return inst.identity, inst.identity != nil
+}
+
+// digestWriter writes values into a hash unambiguously: each item is
+// tagged and length-prefixed, object keys sorted.
+type digestWriter struct{ hash.Hash }
+
+func (h digestWriter) tag(t byte, n int) {
+	var b [9]byte
+	b[0] = t
+	binary.BigEndian.PutUint64(b[1:], uint64(n))
+	h.Write(b[:])
+}
+
+func (h digestWriter) str(s string) {
+	h.tag('s', len(s))
+	h.Write([]byte(s))
+}
+
+func (h digestWriter) strs(ss []string) {
+	h.tag('l', len(ss))
+	for _, s := range ss {
+		h.str(s)
+	}
+}
+
+func (h digestWriter) flag(b bool) {
+	if b {
+		h.tag('t', 0)
+	} else {
+		h.tag('f', 0)
+	}
+}
+
+func (h digestWriter) num(f float64) { h.tag('n', int(math.Float64bits(f))) }
+
+// values writes a map; false when it holds a secret or an unknown, or an
+// asset or archive whose contents are not hashed.
+func (h digestWriter) values(m resource.Map) bool {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h.tag('m', len(keys))
+	for _, k := range keys {
+		h.str(k)
+		if !h.value(m[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (h digestWriter) value(v resource.Value) bool {
+	switch v.Kind() {
+	case resource.NullKind:
+		h.tag('0', 0)
+	case resource.BoolKind:
+		h.flag(v.BoolValue())
+	case resource.NumberKind:
+		h.num(v.NumberValue())
+	case resource.StringKind:
+		h.str(v.StringValue())
+	case resource.ArrayKind:
+		a := v.ArrayValue()
+		h.tag('a', len(a))
+		for _, e := range a {
+			if !h.value(e) {
+				return false
+			}
+		}
+	case resource.ObjectKind:
+		return h.values(v.ObjectValue())
+	case resource.AssetKind:
+		a := v.AssetValue()
+		if a.Hash == "" {
+			return false
+		}
+		h.strs([]string{"asset", a.Hash, a.Path, a.URI})
+	case resource.ArchiveKind:
+		a := v.ArchiveValue()
+		if a.Hash == "" {
+			return false
+		}
+		h.strs([]string{"archive", a.Hash, a.Path, a.URI})
+	case resource.ResourceRefKind:
+		r := v.RefValue()
+		h.strs([]string{"ref", string(r.URN), r.PackageVersion})
+		return h.value(r.ID)
+	case resource.OutputKind:
+		o := v.OutputValue()
+		if !o.Known || o.Secret {
+			return false
+		}
+		return h.value(o.Element)
+	default: // unknown, secret
+		return false
+	}
+	return true
+}
