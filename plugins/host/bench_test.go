@@ -13,14 +13,16 @@ import (
 
 // BenchmarkProviderCall measures a Check and a Diff of a random password:
 // in process, and over gRPC to `cairn plugin serve random` as a plugin
-// process. The difference between the two is Cairn's per-call overhead.
+// process, one pair at a time and from concurrent goroutines (as the
+// engine's parallel steps call one plugin). The difference between in
+// process and over gRPC is Cairn's per-call overhead.
 func BenchmarkProviderCall(b *testing.B) {
 	b.Run("inprocess", func(b *testing.B) {
 		p, err := random.Factory().New(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchmarkCalls(b, p)
+		benchmarkCalls(b, configure(b, p), false)
 	})
 	b.Run("grpc", func(b *testing.B) {
 		cairn := plugintest.Link(b, b.TempDir(), "cairn")
@@ -31,15 +33,24 @@ func BenchmarkProviderCall(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchmarkCalls(b, p)
+		configure(b, p)
+		b.Run("serial", func(b *testing.B) { benchmarkCalls(b, p, false) })
+		b.Run("parallel", func(b *testing.B) { benchmarkCalls(b, p, true) })
 	})
 }
 
-func benchmarkCalls(b *testing.B, p provider.Provider) {
-	ctx := context.Background()
-	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Map{}}); err != nil {
+// configure configures p with no settings.
+func configure(b *testing.B, p provider.Provider) provider.Provider {
+	if _, err := p.Configure(context.Background(), provider.ConfigureRequest{Inputs: resource.Map{}}); err != nil {
 		b.Fatal(err)
 	}
+	return p
+}
+
+// benchmarkCalls creates a random password with p, configured, then makes a
+// Check and a Diff of it per iteration.
+func benchmarkCalls(b *testing.B, p provider.Provider, parallel bool) {
+	ctx := context.Background()
 	const typ = "random:index/randomPassword:RandomPassword"
 	urn := resource.URN("urn:pulumi:dev::proj::" + typ + "::pw")
 	news := resource.Map{"length": resource.Number(24), "special": resource.Bool(true),
@@ -53,15 +64,27 @@ func benchmarkCalls(b *testing.B, p provider.Provider) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
+	call := func() {
 		c, err := p.Check(ctx, provider.CheckRequest{URN: urn, Name: "pw", Type: typ, Olds: checked.Inputs, News: news, Seed: seed})
+		if err == nil {
+			_, err = p.Diff(ctx, provider.DiffRequest{URN: urn, Name: "pw", Type: typ, ID: created.ID,
+				OldInputs: checked.Inputs, OldOutputs: created.Outputs, News: c.Inputs})
+		}
 		if err != nil {
-			b.Fatal(err)
+			b.Error(err)
 		}
-		if _, err := p.Diff(ctx, provider.DiffRequest{URN: urn, Name: "pw", Type: typ, ID: created.ID,
-			OldInputs: checked.Inputs, OldOutputs: created.Outputs, News: c.Inputs}); err != nil {
-			b.Fatal(err)
-		}
+	}
+	b.ReportAllocs()
+	if parallel {
+		b.SetParallelism(8)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				call()
+			}
+		})
+		return
+	}
+	for b.Loop() {
+		call()
 	}
 }
