@@ -24,7 +24,8 @@ func Listen(register func(*grpc.Server)) (*Server, error) {
 		return nil, fmt.Errorf("listening on a local port: %w", err)
 	}
 	s := &Server{
-		srv:  grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize)),
+		srv: grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize),
+			grpc.InitialWindowSize(windowSize), grpc.InitialConnWindowSize(windowSize)),
 		lis:  lis,
 		done: make(chan struct{}),
 	}

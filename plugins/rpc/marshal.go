@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -34,8 +35,42 @@ type Options struct {
 var Everything = Options{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true}
 
 // MarshalValue converts v into its wire form. It returns nil when v is an
-// unknown that o leaves out.
+// unknown that o leaves out. Plain values (scalars, arrays, objects) are
+// written straight into protobuf values; special ones go through Pulumi's
+// signature encoding.
 func MarshalValue(v resource.Value, o Options) (*structpb.Value, error) {
+	switch v.Kind() {
+	case resource.NullKind:
+		return structpb.NewNullValue(), nil
+	case resource.BoolKind:
+		return structpb.NewBoolValue(v.BoolValue()), nil
+	case resource.NumberKind:
+		return structpb.NewNumberValue(v.NumberValue()), nil
+	case resource.StringKind:
+		if s := v.StringValue(); !utf8.ValidString(s) {
+			return nil, fmt.Errorf("invalid UTF-8 in string: %q", s)
+		}
+		return structpb.NewStringValue(v.StringValue()), nil
+	case resource.ArrayKind:
+		in := v.ArrayValue()
+		out := make([]*structpb.Value, 0, len(in))
+		for i, e := range in {
+			pv, err := MarshalValue(e, o)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			if pv != nil {
+				out = append(out, pv)
+			}
+		}
+		return structpb.NewListValue(&structpb.ListValue{Values: out}), nil
+	case resource.ObjectKind:
+		s, err := marshalFields(v.ObjectValue(), o, "%s: %w")
+		if err != nil {
+			return nil, err
+		}
+		return structpb.NewStructValue(s), nil
+	}
 	w, keep, err := o.negotiate(v)
 	if err != nil || !keep {
 		return nil, err
@@ -53,22 +88,76 @@ func MarshalMap(m resource.Map, o Options) (*structpb.Struct, error) {
 	if m == nil {
 		return nil, nil
 	}
+	return marshalFields(m, o, "property %s: %w")
+}
+
+// marshalFields converts the properties of m, leaving out those that o
+// leaves out. An error names the first failing property in key order, with
+// format.
+func marshalFields(m resource.Map, o Options, format string) (*structpb.Struct, error) {
 	fields := make(map[string]*structpb.Value, len(m))
-	for _, k := range m.SortedKeys() {
-		pv, err := MarshalValue(m[k], o)
-		if err != nil {
-			return nil, fmt.Errorf("property %s: %w", k, err)
+	var errs firstError
+	for k, v := range m {
+		if !utf8.ValidString(k) {
+			errs.add(k, fmt.Errorf("invalid UTF-8 in string: %q", k))
+			continue
 		}
-		if pv != nil {
+		pv, err := MarshalValue(v, o)
+		switch {
+		case err != nil:
+			errs.add(k, err)
+		case pv != nil:
 			fields[k] = pv
 		}
+	}
+	if errs.err != nil {
+		return nil, fmt.Errorf(format, errs.key, errs.err)
 	}
 	return &structpb.Struct{Fields: fields}, nil
 }
 
+// firstError keeps the error of the least key, so that walking a map in
+// any order reports the same error.
+type firstError struct {
+	key string
+	err error
+}
+
+func (f *firstError) add(key string, err error) {
+	if f.err == nil || key < f.key {
+		f.key, f.err = key, err
+	}
+}
+
 // UnmarshalValue converts a wire value into an engine value. The second
-// result is false when the value is an unknown that o leaves out.
+// result is false when the value is an unknown that o leaves out. Plain
+// values are read straight from protobuf values; objects with a signature
+// go through Pulumi's signature decoding.
 func UnmarshalValue(pv *structpb.Value, o Options) (resource.Value, bool, error) {
+	switch k := pv.GetKind().(type) {
+	case *structpb.Value_BoolValue:
+		return resource.Bool(k.BoolValue), true, nil
+	case *structpb.Value_NumberValue:
+		return resource.Number(k.NumberValue), true, nil
+	case *structpb.Value_ListValue:
+		in := k.ListValue.GetValues()
+		out := make([]resource.Value, 0, len(in))
+		for i, e := range in {
+			v, keep, err := UnmarshalValue(e, o)
+			if err != nil {
+				return resource.Null, false, fmt.Errorf("[%d]: %w", i, err)
+			}
+			if keep {
+				out = append(out, v)
+			}
+		}
+		return resource.Array(out...), true, nil
+	case *structpb.Value_StructValue:
+		if _, special := k.StructValue.GetFields()[resource.SigKey]; !special {
+			m, err := unmarshalFields(k.StructValue, o, "%s: %w")
+			return resource.Object(m), err == nil, err
+		}
+	}
 	v, err := resource.Decode(pv.AsInterface(), resource.DecodeOptions{})
 	if err != nil {
 		return resource.Null, false, err
@@ -82,15 +171,25 @@ func UnmarshalMap(s *structpb.Struct, o Options) (resource.Map, error) {
 	if s == nil {
 		return nil, nil
 	}
+	return unmarshalFields(s, o, "property %s: %w")
+}
+
+// unmarshalFields converts the fields of s, leaving out those that o leaves
+// out. An error names the first failing field in key order, with format.
+func unmarshalFields(s *structpb.Struct, o Options, format string) (resource.Map, error) {
 	m := make(resource.Map, len(s.GetFields()))
+	var errs firstError
 	for k, pv := range s.GetFields() {
 		v, keep, err := UnmarshalValue(pv, o)
-		if err != nil {
-			return nil, fmt.Errorf("property %s: %w", k, err)
-		}
-		if keep {
+		switch {
+		case err != nil:
+			errs.add(k, err)
+		case keep:
 			m[k] = v
 		}
+	}
+	if errs.err != nil {
+		return nil, fmt.Errorf(format, errs.key, errs.err)
 	}
 	return m, nil
 }

@@ -256,3 +256,36 @@ func TestUnknownSignatureIsAnError(t *testing.T) {
 		t.Errorf("got %v, want an unknown-signature error", err)
 	}
 }
+
+func TestMarshalRejectsInvalidUTF8(t *testing.T) {
+	for name, m := range map[string]resource.Map{
+		"value":        {"ok": resource.String("a"), "bad": resource.String("\xff")},
+		"nested value": {"obj": resource.Object(resource.Map{"bad": resource.String("\xff")})},
+		"key":          {"ok": resource.String("a"), "\xff": resource.String("b")},
+	} {
+		if _, err := MarshalMap(m, Everything); err == nil || !strings.Contains(err.Error(), "invalid UTF-8") {
+			t.Errorf("%s: got %v, want an error about invalid UTF-8", name, err)
+		}
+	}
+}
+
+// TestErrorsNameTheLeastKey walks maps in Go's random order many times: the
+// error must always name the same, least, failing property.
+func TestErrorsNameTheLeastKey(t *testing.T) {
+	m := resource.Map{}
+	for _, k := range []string{"m", "c", "x", "a", "q"} {
+		m[k] = resource.Object(resource.Map{"z": resource.Unknown(), "b": resource.Unknown()})
+	}
+	s, err := MarshalMap(m, Everything)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		if _, err := MarshalMap(m, rejectUnknown); err == nil || !strings.HasPrefix(err.Error(), "property a: b: ") {
+			t.Fatalf("marshal: got %v, want an error naming property a: b", err)
+		}
+		if _, err := UnmarshalMap(s, rejectUnknown); err == nil || !strings.HasPrefix(err.Error(), "property a: b: ") {
+			t.Fatalf("unmarshal: got %v, want an error naming property a: b", err)
+		}
+	}
+}

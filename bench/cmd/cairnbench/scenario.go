@@ -14,12 +14,13 @@ const (
 	phaseUp = iota
 	phasePreview
 	phaseNoChangeUp
+	phaseRefresh
 	phaseUpdate
 	phaseDestroy
 	numPhases
 )
 
-var phaseNames = [numPhases]string{"up (create)", "preview (no change)", "up (no change)", "update 1%", "destroy"}
+var phaseNames = [numPhases]string{"up (create)", "preview (no change)", "up (no change)", "refresh", "update 1%", "destroy"}
 
 // row is one line of the table: a stack run by one provider variant.
 type row struct {
@@ -67,8 +68,8 @@ func (b *bench) measure(r row) (result, error) {
 	return res, nil
 }
 
-// life creates the stack, previews and updates it with no change, changes
-// 1% of its resources and destroys it.
+// life creates the stack, previews and updates it with no change, refreshes
+// it, changes 1% of its resources and destroys it.
 func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 	var out [numPhases]sample
 	run := runner{cairn: b.cairn, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
@@ -103,6 +104,7 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 		phaseUp:         up,
 		phasePreview:    {"preview", "--stack", "dev", "--non-interactive", "--expect-no-changes"},
 		phaseNoChangeUp: append(slices.Clip(up), "--expect-no-changes"),
+		phaseRefresh:    append([]string{"refresh"}, destroy[1:]...),
 		phaseUpdate:     up,
 		phaseDestroy:    destroy,
 	}

@@ -24,8 +24,8 @@ func (r row) label() string {
 }
 
 // line measures the row and formats it. Each cell is the median wall time
-// and peak RSS; the latency stack's create and destroy also show the ideal,
-// N × latency / parallelism, and how far from it they are.
+// and peak RSS; the latency stack's create, refresh and destroy also show
+// the ideal, N × latency / parallelism, and how far from it they are.
 func (b *bench) line(r row) (string, error) {
 	cells := []string{r.label()}
 	res, err := b.measure(r)
@@ -34,7 +34,7 @@ func (b *bench) line(r row) (string, error) {
 	}
 	for p, s := range res.phases {
 		cell := fmt.Sprintf("%s · %s", seconds(s.wall), mib(s.maxRSS))
-		if r.latency > 0 && (p == phaseUp || p == phaseDestroy) {
+		if r.latency > 0 && (p == phaseUp || p == phaseRefresh || p == phaseDestroy) {
 			ideal := time.Duration(r.stack.n) * r.latency / time.Duration(r.parallel)
 			cell += fmt.Sprintf(" (ideal %s: %.2f×)", seconds(ideal), float64(s.wall)/float64(ideal))
 		}

@@ -1,0 +1,90 @@
+package host_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/plugintest"
+	"github.com/cairn-iac/cairn/plugins/random"
+)
+
+// BenchmarkProviderCall measures a Check and a Diff of a random password:
+// in process, and over gRPC to `cairn plugin serve random` as a plugin
+// process, one pair at a time and from concurrent goroutines (as the
+// engine's parallel steps call one plugin). The difference between in
+// process and over gRPC is Cairn's per-call overhead.
+func BenchmarkProviderCall(b *testing.B) {
+	b.Run("inprocess", func(b *testing.B) {
+		p, err := random.Factory().New(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchmarkCalls(b, configure(b, p), false)
+	})
+	b.Run("grpc", func(b *testing.B) {
+		cairn := plugintest.Link(b, b.TempDir(), "cairn")
+		r := host.NewResolver(host.ResolverOptions{Builtins: builtins, Isolate: []string{"random"},
+			ServeCommand: func(pkg string) []string { return []string{cairn, "plugin", "serve", pkg} }})
+		defer r.Close()
+		p, err := r.Load(context.Background(), "random", "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		configure(b, p)
+		b.Run("serial", func(b *testing.B) { benchmarkCalls(b, p, false) })
+		b.Run("parallel", func(b *testing.B) { benchmarkCalls(b, p, true) })
+	})
+}
+
+// configure configures p with no settings.
+func configure(b *testing.B, p provider.Provider) provider.Provider {
+	if _, err := p.Configure(context.Background(), provider.ConfigureRequest{Inputs: resource.Map{}}); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// benchmarkCalls creates a random password with p, configured, then makes a
+// Check and a Diff of it per iteration.
+func benchmarkCalls(b *testing.B, p provider.Provider, parallel bool) {
+	ctx := context.Background()
+	const typ = "random:index/randomPassword:RandomPassword"
+	urn := resource.URN("urn:pulumi:dev::proj::" + typ + "::pw")
+	news := resource.Map{"length": resource.Number(24), "special": resource.Bool(true),
+		"keepers": resource.Object(resource.Map{"env": resource.String("prod")})}
+	seed := func() ([]byte, error) { return make([]byte, 32), nil }
+	checked, err := p.Check(ctx, provider.CheckRequest{URN: urn, Name: "pw", Type: typ, News: news, Seed: seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	created, err := p.Create(ctx, provider.CreateRequest{URN: urn, Name: "pw", Type: typ, Inputs: checked.Inputs})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := func() {
+		c, err := p.Check(ctx, provider.CheckRequest{URN: urn, Name: "pw", Type: typ, Olds: checked.Inputs, News: news, Seed: seed})
+		if err == nil {
+			_, err = p.Diff(ctx, provider.DiffRequest{URN: urn, Name: "pw", Type: typ, ID: created.ID,
+				OldInputs: checked.Inputs, OldOutputs: created.Outputs, News: c.Inputs})
+		}
+		if err != nil {
+			b.Error(err)
+		}
+	}
+	b.ReportAllocs()
+	if parallel {
+		b.SetParallelism(8)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				call()
+			}
+		})
+		return
+	}
+	for b.Loop() {
+		call()
+	}
+}
