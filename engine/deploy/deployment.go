@@ -36,8 +36,9 @@ type deployment struct {
 	seedMu    sync.Mutex
 	seedState snapshot.Seeds // zero until the first seed is derived
 
-	secretsVerified func() error          // Options.VerifySecrets, once
-	pending         map[resource.URN]bool // resources with a pending operation in the base
+	secretsVerified func() error                              // Options.VerifySecrets, once
+	baseDependents  func() map[resource.URN][]*resource.State // who refers to each base URN, once
+	pending         map[resource.URN]bool                     // resources with a pending operation in the base
 
 	serveMu   sync.Mutex // the monitor served for components
 	served    bool
@@ -175,6 +176,7 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		}
 	}
 	d.secretsVerified = sync.OnceValue(d.verifySecrets)
+	d.baseDependents = sync.OnceValue(func() map[resource.URN][]*resource.State { return dependents(base.Resources) })
 	d.learnMaps(resource.Map(opts.Config))
 	for _, r := range base.Resources {
 		d.learn(r)

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -451,6 +452,26 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 	return chain, nil
 }
 
+// transitiveDependents returns the base resources that refer to root,
+// directly or through one another, in base order: the only ones a
+// replacement of root can force to be replaced too.
+func (d *deployment) transitiveDependents(root *resource.State) []*resource.State {
+	deps := d.baseDependents()
+	seen := map[*resource.State]bool{}
+	var out []*resource.State
+	for queue := []resource.URN{root.URN}; len(queue) > 0; queue = queue[1:] {
+		for _, r := range deps[queue[0]] {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+				queue = append(queue, r.URN)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *resource.State) int { return cmp.Compare(d.baseIndex[a], d.baseIndex[b]) })
+	return out
+}
+
 // dependentReplacements computes the resources that must be deleted before
 // root is deleted for a delete-before-replace (Pulumi's dependent
 // replacements): the transitive dependents of root in the base snapshot,
@@ -461,8 +482,8 @@ func (d *deployment) dependentReplacements(ctx context.Context, root *resource.S
 	replacing := map[resource.URN]bool{root.URN: true}
 	var out []*resource.State
 	start := d.baseIndex[root]
-	for _, r := range d.base.Resources[start+1:] {
-		if r.Delete || !r.Custom || resource.IsProviderType(r.Type) {
+	for _, r := range d.transitiveDependents(root) {
+		if d.baseIndex[r] <= start || r.Delete || !r.Custom || resource.IsProviderType(r.Type) {
 			continue
 		}
 		d.mu.Lock()
