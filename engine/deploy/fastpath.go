@@ -92,7 +92,7 @@ func (d *deployment) fastSame(g *goal, old *resource.State, prov provider.Provid
 	}
 	n := g.new
 	n.Inputs = old.Inputs
-	return &step{op: OpSame, urn: n.URN, old: old, new: n, prov: prov, logical: true, digest: goal}
+	return &step{op: OpSame, urn: n.URN, old: old, new: n, prov: prov, logical: true, digest: goal, matched: old.Digest}
 }
 
 // identity returns what the fast path knows of the provider behind ref: its

@@ -26,6 +26,7 @@ type step struct {
 	stables  []string
 	inputs   resource.Map // import: the inputs the program declared
 	digest   []byte       // the goal's digest, recorded with the state it ends with (see goalDigest)
+	matched  string       // the state digest a fast-path same step matched, which it records again
 	outcome  Op           // refresh: what it found
 
 	untargeted     bool // a same step that keeps the old state verbatim
@@ -158,6 +159,9 @@ func (d *deployment) baseIdx(s *resource.State) *int {
 func (d *deployment) recordDigest(s *step, n *resource.State) string {
 	if d.opts.DryRun {
 		return ""
+	}
+	if s.matched != "" {
+		return s.matched
 	}
 	sum, _ := stateDigest(s.digest, n)
 	return sum
