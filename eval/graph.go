@@ -67,7 +67,7 @@ func buildGraph(s *Scope) (*graph, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("Duplicate name %q", d.Name),
 				Detail: fmt.Sprintf("%s is also declared as %s at %s; a name is declared once in a program, so rename one of them.",
-					d, pd, rangeString(pd.NameRange)),
+					d, pd, RangeString(pd.NameRange)),
 				Subject: d.NameRange.Ptr(),
 			})
 			continue
@@ -325,7 +325,7 @@ func defaultProviders(nodes []Node) (map[string]*Resource, hcl.Diagnostics) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("Two default providers for package %s", pkg),
-				Detail:   fmt.Sprintf("%s and %s (%s) are both default providers; keep one.", &r.Decl, &prev.Decl, rangeString(prev.NameRange)),
+				Detail:   fmt.Sprintf("%s and %s (%s) are both default providers; keep one.", &r.Decl, &prev.Decl, RangeString(prev.NameRange)),
 				Subject:  r.NameRange.Ptr(),
 			})
 			continue
@@ -430,9 +430,9 @@ func cycleDiag(path []dep, start Node) *hcl.Diagnostic {
 			b.WriteString(d.String() + " ")
 		}
 		if next == d {
-			fmt.Fprintf(&b, "refers to itself (%s)", rangeString(step.rng))
+			fmt.Fprintf(&b, "refers to itself (%s)", RangeString(step.rng))
 		} else {
-			fmt.Fprintf(&b, "refers to %s (%s)", next, rangeString(step.rng))
+			fmt.Fprintf(&b, "refers to %s (%s)", next, RangeString(step.rng))
 		}
 	}
 	b.WriteString(". A value cannot depend on itself: remove one of these references.")
@@ -448,7 +448,7 @@ func cycleDiag(path []dep, start Node) *hcl.Diagnostic {
 	}
 }
 
-// rangeString renders a range's start as file:line:column.
-func rangeString(r hcl.Range) string {
+// RangeString renders a range's start as file:line:column.
+func RangeString(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }

@@ -75,7 +75,7 @@ func (s *scopeRun) moduleConfigs(m *Module, body *graph, inputs cty.Value) (map[
 		if !present || c.NotNull && raw.IsNull() {
 			if c.Default == nil {
 				diags = append(diags, errorDiag(at, fmt.Sprintf("Missing input %s", c.Name),
-					fmt.Sprintf("%s has the input %q (%s), which has no default; give it a value.", &m.Decl, c.Name, rangeString(c.NameRange))))
+					fmt.Sprintf("%s has the input %q (%s), which has no default; give it a value.", &m.Decl, c.Name, RangeString(c.NameRange))))
 				continue
 			}
 			v, ds := defaultValue(c, c.Name, "")

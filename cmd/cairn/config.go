@@ -124,11 +124,10 @@ func (s *session) declaredSecret(key string) string {
 	for _, n := range prog.Root.Nodes {
 		if c, ok := n.(*eval.Config); ok && c.Secret && c.FullKey(s.project.Name) == key {
 			r := c.NameRange
-			file, err := filepath.Rel(s.project.Dir, r.Filename)
-			if err != nil {
-				file = r.Filename
+			if file, err := filepath.Rel(s.project.Dir, r.Filename); err == nil {
+				r.Filename = file
 			}
-			return fmt.Sprintf("%s:%d:%d", file, r.Start.Line, r.Start.Column)
+			return eval.RangeString(r)
 		}
 	}
 	return ""

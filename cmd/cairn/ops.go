@@ -399,7 +399,7 @@ func diagnosticLine(d *hcl.Diagnostic) string {
 		text += ": " + d.Detail
 	}
 	if s := d.Subject; s != nil {
-		text = fmt.Sprintf("%s:%d:%d: %s", s.Filename, s.Start.Line, s.Start.Column, text)
+		text = eval.RangeString(*s) + ": " + text
 	}
 	return text
 }
