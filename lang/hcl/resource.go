@@ -169,8 +169,7 @@ func (l *loader) resourceShapes(token string) shapes {
 	if p.schema == nil || p.schema.Resources[token] == nil {
 		return shapes{openShape, openShape}
 	}
-	res := p.schema.Resources[token]
-	return shapes{p.types().object(res.InputProperties, res.RequiredInputs), p.types().object(res.Properties, nil)}
+	return p.types().resource(token)
 }
 
 // types returns the shapes of the package's types.

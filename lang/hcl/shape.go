@@ -29,13 +29,28 @@ type field struct {
 	list     bool   // repeated blocks make a list
 }
 
-// types makes the shapes of one package's object types, each once.
+// types makes the shapes of one package's object and resource types, each
+// once: a stack of 100,000 resources of one type shares one pair of shapes.
 type types struct {
-	pkg  *schema.Package
-	memo map[string]*shape
+	pkg       *schema.Package
+	memo      map[string]*shape
+	resources map[string]shapes // by resource token
 }
 
-func newTypes(pkg *schema.Package) *types { return &types{pkg: pkg, memo: map[string]*shape{}} }
+func newTypes(pkg *schema.Package) *types {
+	return &types{pkg: pkg, memo: map[string]*shape{}, resources: map[string]shapes{}}
+}
+
+// resource returns the shapes of a resource type's inputs and outputs.
+func (ts *types) resource(token string) shapes {
+	if sh, ok := ts.resources[token]; ok {
+		return sh
+	}
+	res := ts.pkg.Resources[token]
+	sh := shapes{ts.object(res.InputProperties, res.RequiredInputs), ts.object(res.Properties, nil)}
+	ts.resources[token] = sh
+	return sh
+}
 
 // openShape takes any argument.
 var openShape = &shape{types: newTypes(nil)}
