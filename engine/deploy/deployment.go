@@ -36,6 +36,9 @@ type deployment struct {
 	seedMu    sync.Mutex
 	seedState snapshot.Seeds // zero until the first seed is derived
 
+	digestKeyOnce sync.Once
+	digestKey     []byte // see keyed
+
 	secretsVerified func() error                              // Options.VerifySecrets, once
 	baseDependents  func() map[resource.URN][]*resource.State // who refers to each base URN, once
 	pending         map[resource.URN]bool                     // resources with a pending operation in the base

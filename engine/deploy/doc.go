@@ -25,9 +25,11 @@
 // --refresh), for resources with a pending operation, a taint, an import ID,
 // a replacement trigger, replaceWith or deletedWith, or a --replace target,
 // for the pulumi package's stack references (whose answer is another
-// stack's outputs),
-// and for resources whose inputs, outputs or provider configuration hold
-// secrets or unknowns, so that no digest of a secret is ever stored.
+// stack's outputs), and for resources whose inputs, outputs or provider
+// configuration hold unknowns. A digest that covers a secret is stored as
+// an HMAC keyed by a key derived from the stack's seed key (which the state
+// keeps encrypted), so that it cannot be checked against guesses of the
+// secret by anyone who cannot decrypt the state.
 //
 // A remote component (RegisterRequest.Remote) has no steps: its provider's
 // Construct registers it and its children on the monitor that

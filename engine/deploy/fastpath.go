@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -17,9 +18,9 @@ import (
 // they are called: its program inputs (before Check and ignoreChanges), the
 // options that affect them, and its provider (package, plugin version and
 // configuration). ok is false when the registration may not take the fast
-// path: it is off, the resource holds unknown or secret values (no digest of
-// a secret is ever stored), or the provider's answer cannot be known in
-// advance.
+// path: it is off, the resource holds unknown values, or the provider's
+// answer cannot be known in advance. A digest that covers a secret is keyed
+// (see keyed).
 func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Provider) (sum []byte, ok bool) {
 	n := g.new
 	// The pulumi package's resources (stack references) answer from outside
@@ -28,11 +29,11 @@ func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Prov
 		!n.ReplacementTrigger.IsNull() || len(n.ReplaceWith) > 0 || n.DeletedWith != "" || d.targets.mustReplace(n.URN) {
 		return nil, false
 	}
-	id, ok := d.reg.identity(ctx, n.Provider, prov)
+	id, secret, ok := d.reg.identity(ctx, n.Provider, prov)
 	if !ok {
 		return nil, false
 	}
-	h := digestWriter{Hash: sha256.New()}
+	h := digestWriter{Hash: sha256.New(), secret: &secret}
 	h.str("cairn goal digest v1")
 	h.str(string(n.URN))
 	h.str(n.Type)
@@ -57,25 +58,55 @@ func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Prov
 	if !h.values(n.Inputs) {
 		return nil, false
 	}
-	return h.Sum(nil), true
+	return d.keyed(h.Sum(nil), secret)
 }
 
 // stateDigest is the digest recorded with a resource state: the goal's
 // digest and the state the step ended with (ID, inputs after Check,
 // outputs), so that a state changed since (by a refresh, an import or an
-// edit) no longer matches. ok is false when the state holds secrets or
-// unknowns.
-func stateDigest(goal []byte, s *resource.State) (string, bool) {
+// edit) no longer matches. ok is false when the state holds unknowns.
+func (d *deployment) stateDigest(goal []byte, s *resource.State) (string, bool) {
 	if len(goal) == 0 || len(s.InitErrors) > 0 || s.ID == "" || s.ID == resource.UnknownID {
 		return "", false
 	}
-	h := digestWriter{Hash: sha256.New()}
+	secret := false
+	h := digestWriter{Hash: sha256.New(), secret: &secret}
 	h.Write(goal)
 	h.str(string(s.ID))
 	if !h.values(s.Inputs) || !h.values(s.Outputs) {
 		return "", false
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), true
+	sum, ok := d.keyed(h.Sum(nil), secret)
+	if !ok {
+		return "", false
+	}
+	return hex.EncodeToString(sum[:16]), true
+}
+
+// keyed returns a digest as it may be kept: as it is when it covers no
+// secret; else an HMAC of it keyed by a key derived from the stack's seed
+// key (which the state keeps encrypted), so that a stored digest cannot be
+// checked against guesses of a secret without that key. ok is false when
+// the key cannot be had.
+func (d *deployment) keyed(sum []byte, secret bool) ([]byte, bool) {
+	if !secret {
+		return sum, true
+	}
+	d.digestKeyOnce.Do(func() {
+		key, err := d.seedKey()
+		if err != nil {
+			return
+		}
+		mac := hmac.New(sha256.New, key)
+		mac.Write([]byte("cairn digest key"))
+		d.digestKey = mac.Sum(nil)
+	})
+	if d.digestKey == nil {
+		return nil, false
+	}
+	mac := hmac.New(sha256.New, d.digestKey)
+	mac.Write(sum)
+	return mac.Sum(nil), true
 }
 
 // fastSame returns the same step of a registration whose digest matches the
@@ -87,7 +118,7 @@ func (d *deployment) fastSame(g *goal, old *resource.State, prov provider.Provid
 		old.Provider != g.new.Provider || d.pending[old.URN] {
 		return nil
 	}
-	if sum, ok := stateDigest(goal, old); !ok || sum != old.Digest {
+	if sum, ok := d.stateDigest(goal, old); !ok || sum != old.Digest {
 		return nil
 	}
 	n := g.new
@@ -96,20 +127,20 @@ func (d *deployment) fastSame(g *goal, old *resource.State, prov provider.Provid
 }
 
 // identity returns what the fast path knows of the provider behind ref: its
-// package, the version of its plugin and its configuration, hashed. ok is
-// false when the configuration holds secrets or unknowns, or the plugin
-// cannot say its version.
-func (r *registry) identity(ctx context.Context, ref string, prov provider.Provider) ([]byte, bool) {
+// package, the version of its plugin and its configuration, hashed, and
+// whether the configuration holds a secret. ok is false when the
+// configuration holds unknowns, or the plugin cannot say its version.
+func (r *registry) identity(ctx context.Context, ref string, prov provider.Provider) (id []byte, secret, ok bool) {
 	inst, err := r.instanceFor(ctx, ref)
 	if err != nil || inst.prov != prov {
-		return nil, false
+		return nil, false, false
 	}
 	inst.identityOnce.Do(func() {
 		info, err := prov.GetPluginInfo(ctx)
 		if err != nil || inst.unknown {
 			return
 		}
-		h := digestWriter{Hash: sha256.New()}
+		h := digestWriter{Hash: sha256.New(), secret: &inst.identitySecret}
 		h.str(prov.Pkg())
 		h.str(info.Version)
 		h.str(inst.version)
@@ -117,12 +148,16 @@ func (r *registry) identity(ctx context.Context, ref string, prov provider.Provi
 			inst.identity = h.Sum(nil)
 		}
 	})
-	return inst.identity, inst.identity != nil
+	return inst.identity, inst.identitySecret, inst.identity != nil
 }
 
 // digestWriter writes values into a hash unambiguously: each item is
-// tagged and length-prefixed, object keys sorted.
-type digestWriter struct{ hash.Hash }
+// tagged and length-prefixed, object keys sorted. Writing a secret sets
+// *secret.
+type digestWriter struct {
+	hash.Hash
+	secret *bool
+}
 
 func (h digestWriter) tag(t byte, n int) {
 	var b [9]byte
@@ -153,8 +188,8 @@ func (h digestWriter) flag(b bool) {
 
 func (h digestWriter) num(f float64) { h.tag('n', int(math.Float64bits(f))) }
 
-// values writes a map; false when it holds a secret or an unknown, or an
-// asset or archive whose contents are not hashed.
+// values writes a map; false when it holds an unknown, or an asset or
+// archive whose contents are not hashed.
 func (h digestWriter) values(m resource.Map) bool {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -209,11 +244,17 @@ func (h digestWriter) value(v resource.Value) bool {
 		return h.value(r.ID)
 	case resource.OutputKind:
 		o := v.OutputValue()
-		if !o.Known || o.Secret {
+		if !o.Known {
 			return false
 		}
+		*h.secret = *h.secret || o.Secret
+		h.flag(o.Secret)
 		return h.value(o.Element)
-	default: // unknown, secret
+	case resource.SecretKind:
+		*h.secret = true
+		h.tag('S', 0)
+		return h.value(v.SecretElement())
+	default: // unknown
 		return false
 	}
 	return true

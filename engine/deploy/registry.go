@@ -48,8 +48,9 @@ type instance struct {
 	config  provider.ConfigureResponse
 	unknown bool // configured with unknown values (preview)
 
-	identityOnce sync.Once
-	identity     []byte // see registry.identity
+	identityOnce   sync.Once
+	identity       []byte // see registry.identity
+	identitySecret bool
 }
 
 func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {

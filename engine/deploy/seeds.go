@@ -37,15 +37,9 @@ func (d *deployment) seeds() (snapshot.Seeds, error) {
 	if d.seedState.Generation > 0 {
 		return d.seedState, nil
 	}
-	key := d.base.Seeds.Key
-	if sealed := d.base.Seeds.Sealed; key == nil && sealed != nil {
-		if d.opts.OpenSeedKey == nil {
-			return snapshot.Seeds{}, errors.New("the stack's seed key is encrypted and the deployment cannot decrypt it")
-		}
-		var err error
-		if key, err = d.opts.OpenSeedKey(sealed); err != nil {
-			return snapshot.Seeds{}, fmt.Errorf("the stack's seed key: %w", err)
-		}
+	key, err := d.baseSeedKey()
+	if err != nil {
+		return snapshot.Seeds{}, err
 	}
 	s := snapshot.Seeds{Key: key, Generation: d.base.Seeds.Generation + 1}
 	if len(s.Key) == 0 {
@@ -63,4 +57,32 @@ func (d *deployment) seeds() (snapshot.Seeds, error) {
 	}
 	d.seedState = s
 	return s, nil
+}
+
+// baseSeedKey returns the base snapshot's seed key, decrypted; nil when it
+// has none.
+func (d *deployment) baseSeedKey() ([]byte, error) {
+	key, sealed := d.base.Seeds.Key, d.base.Seeds.Sealed
+	if key != nil || sealed == nil {
+		return key, nil
+	}
+	if d.opts.OpenSeedKey == nil {
+		return nil, errors.New("the stack's seed key is encrypted and the deployment cannot decrypt it")
+	}
+	key, err := d.opts.OpenSeedKey(sealed)
+	if err != nil {
+		return nil, fmt.Errorf("the stack's seed key: %w", err)
+	}
+	return key, nil
+}
+
+// seedKey returns the stack's seed key without starting a new generation
+// when the base snapshot has one: the key stays the same across
+// deployments.
+func (d *deployment) seedKey() ([]byte, error) {
+	if key, err := d.baseSeedKey(); err != nil || key != nil {
+		return key, err
+	}
+	s, err := d.seeds()
+	return s.Key, err
 }

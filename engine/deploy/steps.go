@@ -163,7 +163,7 @@ func (d *deployment) recordDigest(s *step, n *resource.State) string {
 	if s.matched != "" {
 		return s.matched
 	}
-	sum, _ := stateDigest(s.digest, n)
+	sum, _ := d.stateDigest(s.digest, n)
 	return sum
 }
 
