@@ -20,7 +20,8 @@ const StackReferenceType = "pulumi:pulumi:StackReference"
 
 // resource evaluates and registers one instance of a resource (or reads it,
 // for get and stack references) and returns its value: its outputs with
-// "urn" and "id", marked as depending on it.
+// "urn" and "id", marked as depending on it. The value of a registered
+// resource is left to in.build.
 func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *instance, ectx *hcl.EvalContext) (cty.Value, bool) {
 	name, ok := s.logicalName(v, &r.Decl, r.LogicalName, in, ectx)
 	if !ok {
@@ -60,7 +61,11 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 		s.r.registerFailure(&r.Decl, "register", err)
 		return cty.DynamicVal, false
 	}
-	return typ.value(resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun), true
+	// Built when first read: most resources of a large stack are referred
+	// to by nothing, and their values would hold a copy of every output.
+	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun
+	in.build = func() cty.Value { return typ.value(urn, id, custom, outputs, preview) }
+	return cty.NilVal, true
 }
 
 // read reads an existing resource by ID (get) or another stack's outputs

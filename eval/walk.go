@@ -47,6 +47,18 @@ type instance struct {
 	done   chan struct{}
 	failed bool
 	value  cty.Value
+	build  func() cty.Value // when set, makes value on first use (see result)
+	once   sync.Once
+}
+
+// result returns the instance's value once it is done.
+func (in *instance) result() cty.Value {
+	in.once.Do(func() {
+		if in.build != nil {
+			in.value, in.build = in.build(), nil
+		}
+	})
+	return in.value
 }
 
 // expansionMode is how a node's instances make its value.
@@ -199,7 +211,7 @@ func (st *nodeState) current() cty.Value {
 		select {
 		case <-in.done:
 			if !in.failed {
-				vals[i] = in.value
+				vals[i] = in.result()
 			}
 		default:
 		}
