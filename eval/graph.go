@@ -18,6 +18,7 @@ import (
 type graph struct {
 	scope    *Scope
 	nodes    []Node // declaration order, duplicates removed
+	order    []Node // every node after the nodes it waits for (see cycles)
 	byNode   map[Node]*vertex
 	children map[*Module]*graph
 	defaults map[string]*Resource // default provider by package
@@ -374,7 +375,8 @@ func invokedPackages(e hcl.Expression) []string {
 }
 
 // cycles reports each cycle of the graph once, naming the references that
-// close it.
+// close it, and orders the nodes (g.order) depth first, each after the
+// nodes it waits for.
 func (g *graph) cycles() hcl.Diagnostics {
 	const (
 		white = iota
@@ -398,6 +400,7 @@ func (g *graph) cycles() hcl.Diagnostics {
 			}
 		}
 		color[n] = black
+		g.order = append(g.order, n)
 	}
 	for _, n := range g.nodes {
 		if color[n] == white {

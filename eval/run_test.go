@@ -350,3 +350,25 @@ func TestMovedAndRemoved(t *testing.T) {
 		t.Errorf("forgot %s", got)
 	}
 }
+
+// TestManyNodesDeclaredBeforeWhatTheyWaitFor runs a chain of more nodes
+// than run at once, each declared before the one it refers to.
+func TestManyNodesDeclaredBeforeWhatTheyWaitFor(t *testing.T) {
+	const n = 10000
+	nodes := make([]eval.Node, 0, n)
+	for i := n - 1; i >= 0; i-- {
+		props := `{ v = 0 }`
+		if i > 0 {
+			props = fmt.Sprintf(`{ v = r%d.v + 1 }`, i-1)
+		}
+		nodes = append(nodes, &eval.Resource{Decl: decl(fmt.Sprintf("r%d", i), "resource"), Type: "test:index:Thing",
+			Properties: expr(t, props)})
+	}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(nodes...)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.regs[fmt.Sprintf("r%d", n-1)].Properties["v"]; !got.Equal(resource.Number(n - 1)) {
+		t.Errorf("the last of the chain has v = %v, want %d", got, n-1)
+	}
+}

@@ -80,15 +80,28 @@ func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, co
 	return s
 }
 
-// start runs every node of the scope on its own goroutine.
+// nodeWindow is how many nodes of a scope run at once.
+const nodeWindow = 4096
+
+// start runs the nodes of the scope, each on its own goroutine, in the
+// graph's order with at most nodeWindow running at once, so that a stack
+// of 100,000 resources does not park 100,000 goroutines. The window always
+// moves: the earliest unfinished node waits for no unfinished node.
 func (s *scopeRun) start(ctx context.Context) {
-	for _, n := range s.g.nodes {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.runNode(ctx, n)
-		}()
-	}
+	window := make(chan struct{}, nodeWindow)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for _, n := range s.g.order {
+			window <- struct{}{}
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				defer func() { <-window }()
+				s.runNode(ctx, n)
+			}()
+		}
+	}()
 }
 
 // wait waits for every node of the scope.
@@ -125,21 +138,28 @@ func (s *scopeRun) runNode(ctx context.Context, n Node) {
 	published = true
 	close(st.expanded)
 
-	var wg sync.WaitGroup
-	for _, in := range insts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(in.done)
-			if !s.awaitInstanceDeps(ctx, v, in) {
-				in.failed = true
-				return
-			}
-			val, ok := s.evaluate(ctx, v, in)
-			in.value, in.failed = val, !ok
-		}()
+	run := func(in *instance) {
+		defer close(in.done)
+		if !s.awaitInstanceDeps(ctx, v, in) {
+			in.failed = true
+			return
+		}
+		val, ok := s.evaluate(ctx, v, in)
+		in.value, in.failed = val, !ok
 	}
-	wg.Wait()
+	if len(insts) == 1 {
+		run(insts[0]) // no second goroutine: a stack of 100,000 resources has as many nodes
+	} else {
+		var wg sync.WaitGroup
+		for _, in := range insts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				run(in)
+			}()
+		}
+		wg.Wait()
+	}
 	for _, in := range insts {
 		if in.failed {
 			st.failed = true
