@@ -35,18 +35,23 @@ func benchSnapshot(n int) *snapshot.Snapshot {
 
 var benchEncoder = state.NewEncoder(state.EncodeOptions{Secrets: b64Manager{}, Time: fixedTime})
 
-// BenchmarkCheckpointEncode writes the state file of 1,000 resources.
+// BenchmarkCheckpointEncode writes the state file of 1,000, 10,000 and
+// 100,000 resources; with -benchmem, B/op is what writing it allocates.
 func BenchmarkCheckpointEncode(b *testing.B) {
-	snap := benchSnapshot(1000)
-	var size int
-	for b.Loop() {
-		data, err := benchEncoder.Checkpoint("organization/proj/dev", snap)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(data)
+	for _, n := range []int{1000, 10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			snap := benchSnapshot(n)
+			var size int
+			for b.Loop() {
+				data, err := benchEncoder.Checkpoint("organization/proj/dev", snap)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(data)
+			}
+			b.SetBytes(int64(size))
+		})
 	}
-	b.SetBytes(int64(size))
 }
 
 // BenchmarkCheckpointDecode reads the state file of 1,000 resources back
