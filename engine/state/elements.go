@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -17,7 +18,7 @@ const checkpointIndent = "    "
 var elementPrefix = strings.Repeat(checkpointIndent, 4)
 
 // elementSeparator ends one element of a list and indents the next.
-var elementSeparator = ",\n" + elementPrefix
+var elementSeparator = []byte(",\n" + elementPrefix)
 
 // The placeholders stand for a list's elements in the checkpoint they are
 // spliced into. No resource encodes as one: a URN holds no NUL.
@@ -31,7 +32,6 @@ var (
 type elements struct {
 	placeholder any
 	pieces      [][]byte
-	size        int // of the pieces joined by elementSeparator
 	buf         bytes.Buffer
 	enc         *json.Encoder
 }
@@ -49,11 +49,7 @@ func (l *elements) add(v any) error {
 	if err != nil {
 		return err
 	}
-	if len(l.pieces) > 0 {
-		l.size += len(elementSeparator)
-	}
 	l.pieces = append(l.pieces, piece)
-	l.size += len(piece)
 	return nil
 }
 
@@ -67,16 +63,55 @@ func (l *elements) encode(v any) ([]byte, error) {
 	return bytes.Clone(bytes.TrimSuffix(l.buf.Bytes(), []byte("\n"))), nil // Encode ends a value with a newline
 }
 
+// An EncodedCheckpoint is a stored checkpoint in pieces: the JSON of each
+// resource and pending operation, and of the rest of the checkpoint around
+// them. Written out, it is what json.MarshalIndent of the whole checkpoint
+// gives.
+type EncodedCheckpoint struct {
+	parts [][]byte // in order
+	size  int
+}
+
+func (c *EncodedCheckpoint) add(part []byte) {
+	c.parts = append(c.parts, part)
+	c.size += len(part)
+}
+
+// Len is the checkpoint's size in bytes.
+func (c *EncodedCheckpoint) Len() int { return c.size }
+
+// WriteTo writes the checkpoint to w, piece by piece; it may be called more
+// than once.
+func (c *EncodedCheckpoint) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, part := range c.parts {
+		m, err := w.Write(part)
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Bytes returns the checkpoint in a slice of exactly its size.
+func (c *EncodedCheckpoint) Bytes() []byte {
+	out := make([]byte, 0, c.size)
+	for _, part := range c.parts {
+		out = append(out, part...)
+	}
+	return out
+}
+
 // splice returns rest with the placeholder of each list replaced by its
-// elements, in a slice of exactly the checkpoint's size. The lists are in
-// the order they stand in rest, each with at least one element; each
-// element is dropped once it is copied.
-func splice(rest []byte, lists []*elements) ([]byte, error) {
+// pieces. The lists are in the order they stand in rest, each with at
+// least one piece.
+func splice(rest []byte, lists []*elements) (*EncodedCheckpoint, error) {
 	// Placeholders are looked for from the end: what follows the lists
 	// (the metadata) holds no objects a placeholder could be taken for.
 	at := make([]int, len(lists))
 	markers := make([][]byte, len(lists))
-	size, end := len(rest), len(rest)
+	end, parts := len(rest), 1
 	for i := len(lists) - 1; i >= 0; i-- {
 		marker, err := lists[i].encode(lists[i].placeholder)
 		if err != nil {
@@ -86,20 +121,20 @@ func splice(rest []byte, lists []*elements) ([]byte, error) {
 			return nil, errors.New("encoding the checkpoint: a list's placeholder is missing")
 		}
 		markers[i], end = marker, at[i]
-		size += lists[i].size - len(marker)
+		parts += 2 * len(lists[i].pieces)
 	}
-	out := make([]byte, 0, size)
+	c := &EncodedCheckpoint{parts: make([][]byte, 0, parts)}
 	from := 0
 	for i, l := range lists {
-		out = append(out, rest[from:at[i]]...)
+		c.add(rest[from:at[i]])
 		for j, piece := range l.pieces {
 			if j > 0 {
-				out = append(out, elementSeparator...)
+				c.add(elementSeparator)
 			}
-			out = append(out, piece...)
-			l.pieces[j] = nil
+			c.add(piece)
 		}
 		from = at[i] + len(markers[i])
 	}
-	return append(out, rest[from:]...), nil
+	c.add(rest[from:])
+	return c, nil
 }

@@ -34,9 +34,9 @@ func populatedSnapshot() *snapshot.Snapshot {
 	return snap
 }
 
-// TestCheckpointIsMarshalIndent checks that Checkpoint, which encodes one
-// resource at a time, writes what json.MarshalIndent of the whole stored
-// checkpoint writes.
+// TestCheckpointIsMarshalIndent checks that Checkpoint and
+// EncodeCheckpoint, which encode one resource at a time, write what
+// json.MarshalIndent of the whole stored checkpoint writes.
 func TestCheckpointIsMarshalIndent(t *testing.T) {
 	full := populatedSnapshot()
 	tests := []struct {
@@ -88,6 +88,19 @@ func TestCheckpointIsMarshalIndent(t *testing.T) {
 				}
 				if cap(got) != len(got) {
 					t.Errorf("Checkpoint returned %d bytes in a slice of capacity %d, want it exactly sized", len(got), cap(got))
+				}
+				c, err := enc.EncodeCheckpoint("organization/proj/dev", tt.snap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 2 { // WriteTo writes the same each time
+					var buf bytes.Buffer
+					if n, err := c.WriteTo(&buf); err != nil || n != int64(len(want)) || c.Len() != len(want) {
+						t.Errorf("WriteTo wrote %d bytes (%v), Len %d, want %d", n, err, c.Len(), len(want))
+					}
+					if !bytes.Equal(buf.Bytes(), want) {
+						t.Errorf("EncodeCheckpoint wrote\n%s\nwant\n%s", buf.Bytes(), want)
+					}
 				}
 			})
 		}

@@ -125,14 +125,22 @@ func (e *Encoder) UntypedDeployment(snap *snapshot.Snapshot) (*UntypedDeployment
 }
 
 // Checkpoint encodes a snapshot in the stored form, as JSON indented like
-// Pulumi's DIY files. A nil snapshot gives a checkpoint with no
-// deployment, a stack that has never been operated on.
-//
-// The result is what json.MarshalIndent of the whole checkpoint gives, but
-// it is built one resource at a time: each resource is encoded into a
-// piece of its own and dropped, and the pieces are copied into the rest of
-// the checkpoint, so a large stack's state is never held twice over.
+// Pulumi's DIY files, in a slice of exactly its size. A nil snapshot gives
+// a checkpoint with no deployment, a stack that has never been operated
+// on.
 func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, error) {
+	c, err := e.EncodeCheckpoint(stack, snap)
+	if err != nil {
+		return nil, err
+	}
+	return c.Bytes(), nil
+}
+
+// EncodeCheckpoint encodes a snapshot as Checkpoint does, but one resource
+// at a time: each resource is encoded into a piece of its own and dropped,
+// so a large stack's state is never held twice over, and the pieces are
+// written out in place.
+func (e *Encoder) EncodeCheckpoint(stack string, snap *snapshot.Snapshot) (*EncodedCheckpoint, error) {
 	chk := storedCheckpoint{Version: DeploymentVersion, Checkpoint: CheckpointV3{Stack: stack}}
 	resources, ops := newElements(resourcePlaceholder), newElements(operationPlaceholder)
 	if snap != nil {
@@ -143,7 +151,7 @@ func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, err
 			return nil, err
 		}
 		// The resources and pending operations are each marshalled as a
-		// placeholder, which their elements replace.
+		// placeholder, which their pieces replace.
 		if len(resources.pieces) > 0 {
 			d.Resources = []ResourceV3{resourcePlaceholder}
 		}
@@ -165,7 +173,6 @@ func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, err
 	return splice(rest, lists)
 }
 
-// Resource encodes one resource state.
 // Resource encodes one resource state.
 func (e *Encoder) Resource(r *resource.State) (*ResourceV3, error) {
 	sr, err := encodeResource(r, e.values())
