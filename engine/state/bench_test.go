@@ -41,32 +41,36 @@ var benchEncoder = state.NewEncoder(state.EncodeOptions{Secrets: b64Manager{}, T
 // backend writes it (written); with -benchmem, B/op is what that
 // allocates.
 func BenchmarkCheckpointEncode(b *testing.B) {
+	const stack = "organization/proj/dev"
 	for _, n := range []int{1000, 10_000, 100_000} {
 		snap := benchSnapshot(n)
-		b.Run(fmt.Sprintf("%d/bytes", n), func(b *testing.B) {
-			var size int
-			for b.Loop() {
-				data, err := benchEncoder.Checkpoint("organization/proj/dev", snap)
+		for _, w := range []struct {
+			name  string
+			write func() (int64, error)
+		}{
+			{"bytes", func() (int64, error) {
+				data, err := benchEncoder.Checkpoint(stack, snap)
+				return int64(len(data)), err
+			}},
+			{"written", func() (int64, error) {
+				c, err := benchEncoder.EncodeCheckpoint(stack, snap)
 				if err != nil {
-					b.Fatal(err)
+					return 0, err
 				}
-				size = len(data)
-			}
-			b.SetBytes(int64(size))
-		})
-		b.Run(fmt.Sprintf("%d/written", n), func(b *testing.B) {
-			var size int64
-			for b.Loop() {
-				c, err := benchEncoder.EncodeCheckpoint("organization/proj/dev", snap)
-				if err != nil {
-					b.Fatal(err)
+				return c.WriteTo(io.Discard)
+			}},
+		} {
+			b.Run(fmt.Sprintf("%d/%s", n, w.name), func(b *testing.B) {
+				var size int64
+				for b.Loop() {
+					var err error
+					if size, err = w.write(); err != nil {
+						b.Fatal(err)
+					}
 				}
-				if size, err = c.WriteTo(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.SetBytes(size)
-		})
+				b.SetBytes(size)
+			})
+		}
 	}
 }
 
