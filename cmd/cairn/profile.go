@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -41,6 +42,7 @@ func writeHeapProfile(path string) error {
 	if err != nil {
 		return err
 	}
+	runtime.GC() // the profile counts allocations as of the last collection
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 		f.Close()
 		return err

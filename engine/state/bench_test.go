@@ -3,6 +3,7 @@ package state_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -35,18 +36,42 @@ func benchSnapshot(n int) *snapshot.Snapshot {
 
 var benchEncoder = state.NewEncoder(state.EncodeOptions{Secrets: b64Manager{}, Time: fixedTime})
 
-// BenchmarkCheckpointEncode writes the state file of 1,000 resources.
+// BenchmarkCheckpointEncode writes the state file of 1,000, 10,000 and
+// 100,000 resources, into one slice (bytes) or piece by piece as the local
+// backend writes it (written); with -benchmem, B/op is what that
+// allocates.
 func BenchmarkCheckpointEncode(b *testing.B) {
-	snap := benchSnapshot(1000)
-	var size int
-	for b.Loop() {
-		data, err := benchEncoder.Checkpoint("organization/proj/dev", snap)
-		if err != nil {
-			b.Fatal(err)
+	const stack = "organization/proj/dev"
+	for _, n := range []int{1000, 10_000, 100_000} {
+		snap := benchSnapshot(n)
+		for _, w := range []struct {
+			name  string
+			write func() (int64, error)
+		}{
+			{"bytes", func() (int64, error) {
+				data, err := benchEncoder.Checkpoint(stack, snap)
+				return int64(len(data)), err
+			}},
+			{"written", func() (int64, error) {
+				c, err := benchEncoder.EncodeCheckpoint(stack, snap)
+				if err != nil {
+					return 0, err
+				}
+				return c.WriteTo(io.Discard)
+			}},
+		} {
+			b.Run(fmt.Sprintf("%d/%s", n, w.name), func(b *testing.B) {
+				var size int64
+				for b.Loop() {
+					var err error
+					if size, err = w.write(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.SetBytes(size)
+			})
 		}
-		size = len(data)
 	}
-	b.SetBytes(int64(size))
 }
 
 // BenchmarkCheckpointDecode reads the state file of 1,000 resources back

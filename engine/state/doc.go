@@ -16,6 +16,8 @@
 //
 //	enc := state.NewEncoder(state.EncodeOptions{Secrets: sm})
 //	data, err := enc.Checkpoint("organization/proj/dev", snap) // the stored file
+//	c, err := enc.EncodeCheckpoint("organization/proj/dev", snap)
+//	_, err = c.WriteTo(f) // the same, one resource's JSON at a time
 //
 //	chk, err := state.ParseCheckpoint(data)
 //	snap, err = state.NewDecoder(sm).Deployment(chk.Latest)

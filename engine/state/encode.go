@@ -40,6 +40,22 @@ func NewEncoder(opts EncodeOptions) *Encoder { return &Encoder{opts: opts} }
 // and the features it needs (DeploymentVersionFeatures and a list, or
 // DeploymentVersion and none).
 func (e *Encoder) Deployment(snap *snapshot.Snapshot) (*DeploymentV3, int, []string, error) {
+	var resources []ResourceV3
+	var ops []OperationV2
+	d, version, features, err := e.deployment(snap,
+		func(r *ResourceV3) error { resources = append(resources, *r); return nil },
+		func(op *OperationV2) error { ops = append(ops, *op); return nil })
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	d.Resources, d.PendingOperations = resources, ops
+	return d, version, features, nil
+}
+
+// deployment encodes a snapshot as Deployment does, but hands each
+// resource and pending operation to addResource or addOperation as it is
+// encoded instead of keeping it in the deployment returned.
+func (e *Encoder) deployment(snap *snapshot.Snapshot, addResource func(*ResourceV3) error, addOperation func(*OperationV2) error) (*DeploymentV3, int, []string, error) {
 	if snap == nil {
 		snap = &snapshot.Snapshot{}
 	}
@@ -63,7 +79,9 @@ func (e *Encoder) Deployment(snap *snapshot.Snapshot) (*DeploymentV3, int, []str
 			return nil, 0, nil, err
 		}
 		features.addResource(&sr)
-		d.Resources = append(d.Resources, sr)
+		if err := addResource(&sr); err != nil {
+			return nil, 0, nil, err
+		}
 		if r.Digest != "" && !r.Delete {
 			if d.Metadata.Digests == nil {
 				d.Metadata.Digests = map[string]string{}
@@ -77,7 +95,9 @@ func (e *Encoder) Deployment(snap *snapshot.Snapshot) (*DeploymentV3, int, []str
 			return nil, 0, nil, err
 		}
 		features.addResource(&sop.Resource)
-		d.PendingOperations = append(d.PendingOperations, sop)
+		if err := addOperation(&sop); err != nil {
+			return nil, 0, nil, err
+		}
 	}
 	seeds, err := encodeSeeds(snap.Seeds, values, e.opts.Secrets)
 	if err != nil {
@@ -105,22 +125,52 @@ func (e *Encoder) UntypedDeployment(snap *snapshot.Snapshot) (*UntypedDeployment
 }
 
 // Checkpoint encodes a snapshot in the stored form, as JSON indented like
-// Pulumi's DIY files. A nil snapshot gives a checkpoint with no
-// deployment, a stack that has never been operated on.
+// Pulumi's DIY files, in a slice of exactly its size. A nil snapshot gives
+// a checkpoint with no deployment, a stack that has never been operated
+// on.
 func (e *Encoder) Checkpoint(stack string, snap *snapshot.Snapshot) ([]byte, error) {
-	chk := CheckpointV3{Stack: stack}
-	version, features := DeploymentVersion, []string(nil)
+	c, err := e.EncodeCheckpoint(stack, snap)
+	if err != nil {
+		return nil, err
+	}
+	return c.Bytes(), nil
+}
+
+// EncodeCheckpoint encodes a snapshot as Checkpoint does, but one resource
+// at a time: each resource is encoded into a piece of its own and dropped,
+// so a large stack's state is never held twice over, and the pieces are
+// written out in place.
+func (e *Encoder) EncodeCheckpoint(stack string, snap *snapshot.Snapshot) (*EncodedCheckpoint, error) {
+	chk := storedCheckpoint{Version: DeploymentVersion, Checkpoint: CheckpointV3{Stack: stack}}
+	resources, ops := newElements(resourcePlaceholder), newElements(operationPlaceholder)
 	if snap != nil {
-		var err error
-		if chk.Latest, version, features, err = e.Deployment(snap); err != nil {
+		d, version, features, err := e.deployment(snap,
+			func(r *ResourceV3) error { return resources.add(r) },
+			func(op *OperationV2) error { return ops.add(op) })
+		if err != nil {
 			return nil, err
 		}
+		// The resources and pending operations are each marshalled as a
+		// placeholder, which their pieces replace.
+		if len(resources.pieces) > 0 {
+			d.Resources = []ResourceV3{resourcePlaceholder}
+		}
+		if len(ops.pieces) > 0 {
+			d.PendingOperations = []OperationV2{operationPlaceholder}
+		}
+		chk.Version, chk.Features, chk.Checkpoint.Latest = version, features, d
 	}
-	data, err := json.MarshalIndent(storedCheckpoint{Version: version, Features: features, Checkpoint: chk}, "", "    ")
+	rest, err := json.MarshalIndent(chk, "", checkpointIndent)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the checkpoint: %w", err)
 	}
-	return data, nil
+	var lists []*elements
+	for _, l := range []*elements{resources, ops} {
+		if len(l.pieces) > 0 {
+			lists = append(lists, l)
+		}
+	}
+	return splice(rest, lists)
 }
 
 // Resource encodes one resource state.

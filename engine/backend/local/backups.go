@@ -135,7 +135,7 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 		b.warn("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
 			j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 	}
-	if _, err := b.write(ref, data, backend.ImportRecord("restored the backup "+backup.String())); err != nil {
+	if _, err := b.write(ref, fileBytes(data), backend.ImportRecord("restored the backup "+backup.String())); err != nil {
 		return 0, err
 	}
 	return backup.version, nil

@@ -1,9 +1,11 @@
 package local
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -19,13 +21,22 @@ const (
 // old file or the new one and nothing in between: a temporary file beside
 // it, synced, renamed over it, and the directory synced.
 func writeFileAtomic(path string, data []byte) error {
-	_, err := replaceFile(path, data, false)
+	_, err := replaceFile(path, fileBytes(data), false)
 	return err
+}
+
+// fileBytes is a file's content in memory. Like a state.EncodedCheckpoint,
+// and unlike a bytes.Reader, it can be written more than once.
+type fileBytes []byte
+
+func (b fileBytes) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
 // replaceFile is writeFileAtomic; with flock, the new file is returned open
 // and flocked, from before it appears at path.
-func replaceFile(path string, data []byte, flock bool) (*os.File, error) {
+func replaceFile(path string, data io.WriterTo, flock bool) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, err
@@ -53,12 +64,15 @@ func replaceFile(path string, data []byte, flock bool) (*os.File, error) {
 }
 
 // writeSynced writes data to a file opened with flag and syncs it.
-func writeSynced(path string, data []byte, flag int) error {
+func writeSynced(path string, data io.WriterTo, flag int) error {
 	f, err := os.OpenFile(path, flag, fileMode)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	w := bufio.NewWriterSize(f, 1<<20) // data may come in many small pieces
+	if _, err = data.WriteTo(w); err == nil {
+		err = w.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -33,7 +33,7 @@ func createJournal(path string, h backend.JournalHeader) (*backend.GroupWriter, 
 	if err != nil {
 		return nil, nil, err
 	}
-	held, err := replaceFile(path, append(line, '\n'), true)
+	held, err := replaceFile(path, fileBytes(append(line, '\n')), true)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating the journal: %w", err)
 	}
@@ -63,7 +63,7 @@ func markCompacted(path, hash string) error {
 	if err != nil {
 		return err
 	}
-	err = writeSynced(path, append(line, '\n'), os.O_WRONLY|os.O_APPEND)
+	err = writeSynced(path, fileBytes(append(line, '\n')), os.O_WRONLY|os.O_APPEND)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

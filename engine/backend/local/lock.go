@@ -171,7 +171,7 @@ func linkNew(path string, content []byte, flock bool) (*os.File, error) {
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(path)+"."+randomSuffix()+".tmp")
 	defer os.Remove(tmp)
-	if err := writeSynced(tmp, content, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+	if err := writeSynced(tmp, fileBytes(content), os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
 		return nil, err
 	}
 	var f *os.File

@@ -48,7 +48,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 	if err != nil {
 		return fmt.Errorf("renaming stack %s: %w", ref, err)
 	}
-	if _, err := b.write(to, data, backend.RenameRecord(ref, to)); err != nil {
+	if _, err := b.write(to, fileBytes(data), backend.RenameRecord(ref, to)); err != nil {
 		return err
 	}
 	for _, remove := range []func() error{

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -74,7 +75,7 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
-	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(data)}
+	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(fileBytes(data))}
 	j, err := readJournal(b.layout.journal(ref))
 	switch {
 	case err != nil:
@@ -156,7 +157,8 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, st
 // replaces it atomically, the journal is removed and the operation is
 // recorded in the history. It returns the hash of the new state file.
 func (b *Backend) commit(ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
-	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
+	// The state is written from its pieces, never whole in memory.
+	data, err := b.encoder(sm, false).EncodeCheckpoint(qualifiedName(ref), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
@@ -164,9 +166,10 @@ func (b *Backend) commit(ref backend.StackRef, snap *snapshot.Snapshot, sm secre
 }
 
 // write makes data the stack's state file, as commit does, and returns its
-// hash. The new state is kept in the backups under the time of its history
-// record, which gives it the record's version.
-func (b *Backend) write(ref backend.StackRef, data []byte, rec backend.HistoryRecord) (string, error) {
+// hash; data is written twice, to hash it and to the file. The new state is
+// kept in the backups under the time of its history record, which gives it
+// the record's version.
+func (b *Backend) write(ref backend.StackRef, data io.WriterTo, rec backend.HistoryRecord) (string, error) {
 	hash := hashOf(data)
 	journal := b.layout.journal(ref)
 	if err := markCompacted(journal, hash); err != nil {
@@ -175,7 +178,7 @@ func (b *Backend) write(ref backend.StackRef, data []byte, rec backend.HistoryRe
 	if err := b.keepCurrent(ref); err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(b.layout.stack(ref), data); err != nil {
+	if _, err := replaceFile(b.layout.stack(ref), data, false); err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
 	ns := time.Now().UnixNano()
@@ -188,7 +191,9 @@ func (b *Backend) write(ref backend.StackRef, data []byte, rec backend.HistoryRe
 	return hash, b.record(ref, rec, ns)
 }
 
-func hashOf(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+// hashOf is the hex SHA-256 of data.
+func hashOf(data io.WriterTo) string {
+	h := sha256.New()
+	data.WriteTo(h) // a hash never fails to write
+	return hex.EncodeToString(h.Sum(nil))
 }
