@@ -1,6 +1,7 @@
 // Command cairnbench measures the cairn binary at scale, whole process: it
-// generates stacks of N resources (independent, chained, or of the latency
-// provider), takes each through create, no-change preview, no-change up, an
+// generates stacks of N resources (independent, chained, of the latency
+// provider, or of Pulumi's own random provider plugin when
+// pulumi-resource-random is on PATH), takes each through create, no-change preview, no-change up, an
 // update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
 // a new database of a PostgreSQL server it starts, for the PostgreSQL
 // rows), and prints one markdown table of the median wall time and peak RSS
@@ -18,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,16 +33,19 @@ const (
 	variantInProcess = "in-process"
 	variantGRPC      = "gRPC plugin"
 	variantBinary    = "plugin binary"
+	variantPulumi    = "Pulumi's plugin"
 )
 
 // bench is one benchmark run's settings.
 type bench struct {
 	cairn   string
 	latency string // the latency provider binary
-	work    string // where stacks and homes are made
-	nRuns   int
-	bigRuns int // runs of stacks of 10,000 resources or more
-	verbose bool
+	// pulumiRandom is Pulumi's pulumi-resource-random binary; "" for none.
+	pulumiRandom string
+	work         string // where stacks and homes are made
+	nRuns        int
+	bigRuns      int // runs of stacks of 10,000 resources or more
+	verbose      bool
 	// pg is the PostgreSQL server of the PostgreSQL rows.
 	pg *pgtest.Server
 }
@@ -60,12 +65,20 @@ func main() {
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
 	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
+	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
+	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
 	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
 	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel),
 		ints(&p.previews, "-preview-n", *previews))
+	switch {
+	case b.pulumiRandom == "" && *pulumiSizes != "":
+		fmt.Fprintln(os.Stderr, "SKIPPED: pulumi-resource-random is not on PATH (or -pulumi-random), so the rows of Pulumi's random provider plugin are left out")
+	case *pulumiSizes != "":
+		err = errors.Join(err, ints(&p.pulumiRandom, "-pulumi-random-n", *pulumiSizes))
+	}
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
 	}
@@ -160,4 +173,14 @@ func ints(dst *[]int, flag, s string) error {
 		*dst = append(*dst, n)
 	}
 	return nil
+}
+
+// lookPath returns the absolute path of a program on PATH, or "".
+func lookPath(name string) string {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	abs, _ := filepath.Abs(path)
+	return abs
 }

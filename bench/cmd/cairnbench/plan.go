@@ -15,11 +15,15 @@ type plan struct {
 	// postgres are the sizes of the independent YAML stacks also measured
 	// on the PostgreSQL backend.
 	postgres []int
+	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
+	// random provider plugin (b.pulumiRandom).
+	pulumiRandom []int
 }
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
-// on PostgreSQL, and the latency stack at each parallelism.
+// of Pulumi's random plugin, on PostgreSQL, and the latency stack at each
+// parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -34,11 +38,14 @@ func (b *bench) rows(p plan) []row {
 			rows = append(rows, row{stack: stack{shape: chain, n: n, lang: lang}, variant: variantInProcess})
 		}
 	}
+	for _, n := range p.pulumiRandom {
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: variantPulumi})
+	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})
 	}
 	for _, par := range p.parallel {
-		rows = append(rows, row{stack: stack{shape: slow, n: p.latencyN, lang: "yaml", latencyPlugin: b.latency},
+		rows = append(rows, row{stack: stack{shape: slow, n: p.latencyN, lang: "yaml", plugin: b.latency},
 			variant: variantBinary, parallel: par, latency: p.latency})
 	}
 	return rows

@@ -25,8 +25,9 @@ type stack struct {
 	// first ones of an independent stack, the last ones of a chain, so that
 	// no replacement cascades beyond them.
 	changed int
-	// latencyPlugin is the path of the latency provider binary.
-	latencyPlugin string
+	// plugin is the path of the provider plugin binary the program names:
+	// the latency provider's, or Pulumi's random provider's; "" for none.
+	plugin string
 }
 
 // project is the project name of every generated stack.
@@ -39,8 +40,12 @@ func (s stack) write(dir string) error {
 	}
 	var head, body strings.Builder
 	fmt.Fprintf(&head, "name: %s\nruntime: %s\n", project, s.lang)
-	if s.shape == slow {
-		fmt.Fprintf(&head, "plugins:\n  providers:\n    - name: latency\n      path: %s\n", s.latencyPlugin)
+	if s.plugin != "" {
+		name := "random"
+		if s.shape == slow {
+			name = "latency"
+		}
+		fmt.Fprintf(&head, "plugins:\n  providers:\n    - name: %s\n      path: %s\n", name, s.plugin)
 	}
 	for i := range s.n {
 		if s.lang == "hcl" {
