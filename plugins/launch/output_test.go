@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -28,5 +29,18 @@ func TestTailKeepsThePanicLine(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPluginsDoNotWriteTheEnginesProfiles(t *testing.T) {
+	t.Setenv("CAIRN_CPUPROFILE", "/tmp/cpu.prof")
+	t.Setenv("CAIRN_MEMPROFILE", "/tmp/mem.prof")
+	t.Setenv("CAIRN_LAUNCH_TEST", "kept")
+	env := strings.Join(pluginEnviron(), "\n")
+	if strings.Contains(env, "PROFILE=") {
+		t.Errorf("a plugin inherits a profile variable:\n%s", env)
+	}
+	if !strings.Contains(env, "CAIRN_LAUNCH_TEST=kept") {
+		t.Error("a plugin does not inherit the other variables")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,7 +80,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	p := &Process{spec: spec, stderr: newTail(20), done: make(chan struct{})}
 	p.cmd = exec.Command(spec.Path, spec.Args...)
 	p.cmd.Dir = spec.Dir
-	p.cmd.Env = append(os.Environ(), spec.Env...)
+	p.cmd.Env = append(pluginEnviron(), spec.Env...)
 	p.cmd.SysProcAttr = sysProcAttr()
 	first := true
 	p.cmd.Stdout = &lineWriter{line: func(s string) {
@@ -233,4 +234,15 @@ func logCalls(log *slog.Logger) grpc.UnaryClientInterceptor {
 		}
 		return err
 	}
+}
+
+// pluginEnviron is the environment a plugin inherits: this process's but
+// for the variables that make a cairn process write profiles, so that a
+// plugin served by cairn (`cairn plugin serve`) does not overwrite the
+// engine's.
+func pluginEnviron() []string {
+	env := os.Environ()
+	return slices.DeleteFunc(env, func(kv string) bool {
+		return strings.HasPrefix(kv, "CAIRN_CPUPROFILE=") || strings.HasPrefix(kv, "CAIRN_MEMPROFILE=")
+	})
 }
