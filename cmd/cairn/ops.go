@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -136,6 +137,8 @@ type operation struct {
 	masker *secrets.Masker
 	// heldLock is released by a second Ctrl-C before exiting.
 	heldLock backend.Lock
+	// base is the state a preview reads, while the program loads.
+	base func() (*snapshot.Snapshot, error)
 }
 
 func operate(c *cli.Context, kind opKind) (err error) {
@@ -201,6 +204,13 @@ func (r *operation) prepare() error {
 		return err
 	}
 	resource.Map(values).SecretStrings(r.masker.Add)
+	if r.kind == opPreview {
+		// A preview reads the state without the lock: read it (on the
+		// other core) while the program and its plugins load.
+		ctx, ref, sm := r.c.Context, r.ref, r.secrets
+		r.base = sync.OnceValues(func() (*snapshot.Snapshot, error) { return r.s.backend.Snapshot(ctx, ref, sm) })
+		go r.base()
+	}
 	if r.host, err = r.s.providerHost(r.secrets, &r.relay); err != nil {
 		return err
 	}
@@ -413,7 +423,11 @@ func (r *operation) preview(ctx context.Context) error {
 			return err
 		}
 	}
-	base, err := r.s.backend.Snapshot(ctx, r.ref, r.secrets)
+	read := r.base
+	if read == nil {
+		read = func() (*snapshot.Snapshot, error) { return r.s.backend.Snapshot(ctx, r.ref, r.secrets) }
+	}
+	base, err := read()
 	if err != nil {
 		return err
 	}
