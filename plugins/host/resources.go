@@ -6,6 +6,8 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -37,6 +39,30 @@ func (f features) remark(outputs, inputs resource.Map, err error) (resource.Map,
 	return rpc.RemarkSecrets(outputs, inputs), err
 }
 
+// property is a property map of a request: its field and how it is sent.
+type property struct {
+	field protoreflect.Name
+	m     resource.Map
+	o     rpc.Options
+}
+
+// withProperties sets a request's property maps, written straight into
+// protobuf's wire format (rpc.AppendMap) as the request's unknown fields,
+// which proto.Marshal sends as they are: the plugin reads them as the
+// request's Struct fields, and no Struct is built on the way.
+func withProperties[M proto.Message](req M, props ...property) (M, error) {
+	fields := req.ProtoReflect().Descriptor().Fields()
+	var b []byte
+	for _, p := range props {
+		var err error
+		if b, err = rpc.AppendMap(b, fields.ByName(p.field).Number(), p.m, p.o); err != nil {
+			return req, err
+		}
+	}
+	req.ProtoReflect().SetUnknown(b)
+	return req, nil
+}
+
 // checkMethod and diffMethod are the RPCs Check and CheckConfig, and Diff
 // and DiffConfig, share.
 type (
@@ -47,20 +73,16 @@ type (
 // check sends a check request with o and reads the answer, re-marking the
 // secrets f says the plugin could not keep.
 func (p *Plugin) check(ctx context.Context, op string, method checkMethod, req provider.CheckRequest, o rpc.Options, f features) (provider.CheckResponse, error) {
-	olds, err := rpc.MarshalMap(orEmpty(req.Olds), o)
-	if err != nil {
-		return provider.CheckResponse{}, err
-	}
-	news, err := rpc.MarshalMap(orEmpty(req.News), o)
-	if err != nil {
-		return provider.CheckResponse{}, err
-	}
 	seed, err := req.RandomSeed()
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	resp, err := rpcCall(ctx, p, op, 0, method, &pulumirpc.CheckRequest{Urn: string(req.URN), Name: req.Name,
-		Type: req.Type, Olds: olds, News: news, RandomSeed: seed})
+	wire, err := withProperties(&pulumirpc.CheckRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type, RandomSeed: seed},
+		property{"olds", orEmpty(req.Olds), o}, property{"news", orEmpty(req.News), o})
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	resp, err := rpcCall(ctx, p, op, 0, method, wire)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -74,20 +96,14 @@ func (p *Plugin) check(ctx context.Context, op string, method checkMethod, req p
 
 // diff sends a diff request with o and reads the answer.
 func (p *Plugin) diff(ctx context.Context, op string, method diffMethod, req provider.DiffRequest, o rpc.Options) (provider.DiffResponse, error) {
-	olds, err := rpc.MarshalMap(orEmpty(req.OldOutputs), o)
+	wire, err := withProperties(&pulumirpc.DiffRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+		Type: req.Type, IgnoreChanges: req.IgnoreChanges},
+		property{"olds", orEmpty(req.OldOutputs), o}, property{"old_inputs", orEmpty(req.OldInputs), o},
+		property{"news", orEmpty(req.News), o})
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
-	oldInputs, err := rpc.MarshalMap(orEmpty(req.OldInputs), o)
-	if err != nil {
-		return provider.DiffResponse{}, err
-	}
-	news, err := rpc.MarshalMap(orEmpty(req.News), o)
-	if err != nil {
-		return provider.DiffResponse{}, err
-	}
-	resp, err := rpcCall(ctx, p, op, 0, method, &pulumirpc.DiffRequest{Id: string(req.ID), Urn: string(req.URN),
-		Name: req.Name, Type: req.Type, Olds: olds, OldInputs: oldInputs, News: news, IgnoreChanges: req.IgnoreChanges})
+	resp, err := rpcCall(ctx, p, op, 0, method, wire)
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -120,14 +136,13 @@ func (p *Plugin) Create(ctx context.Context, req provider.CreateRequest) (provid
 	if req.Preview && (unknownConfig || !f.preview) {
 		return provider.CreateResponse{Outputs: req.Inputs}, nil
 	}
-	props, err := rpc.MarshalMap(orEmpty(req.Inputs), f.sending(req.Preview))
+	wire, err := withProperties(&pulumirpc.CreateRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type,
+		Timeout: req.Timeout.Seconds(), Preview: req.Preview},
+		property{"properties", orEmpty(req.Inputs), f.sending(req.Preview)})
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
-	resp, err := rpcCall(ctx, p, "Create", req.Timeout, p.client.Create, &pulumirpc.CreateRequest{
-		Urn: string(req.URN), Name: req.Name, Type: req.Type, Properties: props,
-		Timeout: req.Timeout.Seconds(), Preview: req.Preview,
-	})
+	resp, err := rpcCall(ctx, p, "Create", req.Timeout, p.client.Create, wire)
 	if err != nil {
 		_, err = f.remark(nil, req.Inputs, err)
 		return provider.CreateResponse{}, err
@@ -148,18 +163,13 @@ func (p *Plugin) Read(ctx context.Context, req provider.ReadRequest) (provider.R
 		return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 	}
 	o := f.sending(false)
-	props, err := rpc.MarshalMap(req.Outputs, o)
+	wire, err := withProperties(&pulumirpc.ReadRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+		Type: req.Type, Timeout: req.Timeout.Seconds()},
+		property{"properties", req.Outputs, o}, property{"inputs", req.Inputs, o})
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}
-	inputs, err := rpc.MarshalMap(req.Inputs, o)
-	if err != nil {
-		return provider.ReadResponse{}, err
-	}
-	resp, err := rpcCall(ctx, p, "Read", req.Timeout, p.client.Read, &pulumirpc.ReadRequest{
-		Id: string(req.ID), Urn: string(req.URN), Name: req.Name, Type: req.Type,
-		Properties: props, Inputs: inputs, Timeout: req.Timeout.Seconds(),
-	})
+	resp, err := rpcCall(ctx, p, "Read", req.Timeout, p.client.Read, wire)
 	if err != nil {
 		_, err = f.remark(nil, req.Outputs, err)
 		return provider.ReadResponse{}, err
@@ -183,23 +193,14 @@ func (p *Plugin) Update(ctx context.Context, req provider.UpdateRequest) (provid
 		return provider.UpdateResponse{Outputs: req.News}, nil
 	}
 	old := f.sending(false)
-	olds, err := rpc.MarshalMap(orEmpty(req.OldOutputs), old)
+	wire, err := withProperties(&pulumirpc.UpdateRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+		Type: req.Type, Timeout: req.Timeout.Seconds(), IgnoreChanges: req.IgnoreChanges, Preview: req.Preview},
+		property{"olds", orEmpty(req.OldOutputs), old}, property{"old_inputs", orEmpty(req.OldInputs), old},
+		property{"news", orEmpty(req.News), f.sending(req.Preview)})
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
-	oldInputs, err := rpc.MarshalMap(orEmpty(req.OldInputs), old)
-	if err != nil {
-		return provider.UpdateResponse{}, err
-	}
-	news, err := rpc.MarshalMap(orEmpty(req.News), f.sending(req.Preview))
-	if err != nil {
-		return provider.UpdateResponse{}, err
-	}
-	resp, err := rpcCall(ctx, p, "Update", req.Timeout, p.client.Update, &pulumirpc.UpdateRequest{
-		Id: string(req.ID), Urn: string(req.URN), Name: req.Name, Type: req.Type,
-		Olds: olds, OldInputs: oldInputs, News: news, Timeout: req.Timeout.Seconds(),
-		IgnoreChanges: req.IgnoreChanges, Preview: req.Preview,
-	})
+	resp, err := rpcCall(ctx, p, "Update", req.Timeout, p.client.Update, wire)
 	if err != nil {
 		_, err = f.remark(nil, req.News, err)
 		return provider.UpdateResponse{}, err
@@ -216,17 +217,12 @@ func (p *Plugin) Update(ctx context.Context, req provider.UpdateRequest) (provid
 func (p *Plugin) Delete(ctx context.Context, req provider.DeleteRequest) error {
 	f, _ := p.negotiated()
 	o := f.sending(false)
-	props, err := rpc.MarshalMap(orEmpty(req.Outputs), o)
+	wire, err := withProperties(&pulumirpc.DeleteRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+		Type: req.Type, Timeout: req.Timeout.Seconds()},
+		property{"properties", orEmpty(req.Outputs), o}, property{"old_inputs", orEmpty(req.Inputs), o})
 	if err != nil {
 		return err
 	}
-	inputs, err := rpc.MarshalMap(orEmpty(req.Inputs), o)
-	if err != nil {
-		return err
-	}
-	_, err = rpcCall(ctx, p, "Delete", req.Timeout, p.client.Delete, &pulumirpc.DeleteRequest{
-		Id: string(req.ID), Urn: string(req.URN), Name: req.Name, Type: req.Type,
-		Properties: props, OldInputs: inputs, Timeout: req.Timeout.Seconds(),
-	})
+	_, err = rpcCall(ctx, p, "Delete", req.Timeout, p.client.Delete, wire)
 	return err
 }
