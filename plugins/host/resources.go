@@ -6,8 +6,6 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -39,30 +37,6 @@ func (f features) remark(outputs, inputs resource.Map, err error) (resource.Map,
 	return rpc.RemarkSecrets(outputs, inputs), err
 }
 
-// property is a property map of a request: its field and how it is sent.
-type property struct {
-	field protoreflect.Name
-	m     resource.Map
-	o     rpc.Options
-}
-
-// withProperties sets a request's property maps, written straight into
-// protobuf's wire format (rpc.AppendMap) as the request's unknown fields,
-// which proto.Marshal sends as they are: the plugin reads them as the
-// request's Struct fields, and no Struct is built on the way.
-func withProperties[M proto.Message](req M, props ...property) (M, error) {
-	fields := req.ProtoReflect().Descriptor().Fields()
-	var b []byte
-	for _, p := range props {
-		var err error
-		if b, err = rpc.AppendMap(b, fields.ByName(p.field).Number(), p.m, p.o); err != nil {
-			return req, err
-		}
-	}
-	req.ProtoReflect().SetUnknown(b)
-	return req, nil
-}
-
 // checkMethod and diffMethod are the RPCs Check and CheckConfig, and Diff
 // and DiffConfig, share.
 type (
@@ -77,8 +51,8 @@ func (p *Plugin) check(ctx context.Context, op string, method checkMethod, req p
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	wire, err := withProperties(&pulumirpc.CheckRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type, RandomSeed: seed},
-		property{"olds", orEmpty(req.Olds), o}, property{"news", orEmpty(req.News), o})
+	wire, err := rpc.WithProperties(&pulumirpc.CheckRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type, RandomSeed: seed},
+		rpc.Property{Field: "olds", Map: orEmpty(req.Olds), Opts: o}, rpc.Property{Field: "news", Map: orEmpty(req.News), Opts: o})
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -96,10 +70,10 @@ func (p *Plugin) check(ctx context.Context, op string, method checkMethod, req p
 
 // diff sends a diff request with o and reads the answer.
 func (p *Plugin) diff(ctx context.Context, op string, method diffMethod, req provider.DiffRequest, o rpc.Options) (provider.DiffResponse, error) {
-	wire, err := withProperties(&pulumirpc.DiffRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+	wire, err := rpc.WithProperties(&pulumirpc.DiffRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
 		Type: req.Type, IgnoreChanges: req.IgnoreChanges},
-		property{"olds", orEmpty(req.OldOutputs), o}, property{"old_inputs", orEmpty(req.OldInputs), o},
-		property{"news", orEmpty(req.News), o})
+		rpc.Property{Field: "olds", Map: orEmpty(req.OldOutputs), Opts: o}, rpc.Property{Field: "old_inputs", Map: orEmpty(req.OldInputs), Opts: o},
+		rpc.Property{Field: "news", Map: orEmpty(req.News), Opts: o})
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -136,9 +110,9 @@ func (p *Plugin) Create(ctx context.Context, req provider.CreateRequest) (provid
 	if req.Preview && (unknownConfig || !f.preview) {
 		return provider.CreateResponse{Outputs: req.Inputs}, nil
 	}
-	wire, err := withProperties(&pulumirpc.CreateRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type,
+	wire, err := rpc.WithProperties(&pulumirpc.CreateRequest{Urn: string(req.URN), Name: req.Name, Type: req.Type,
 		Timeout: req.Timeout.Seconds(), Preview: req.Preview},
-		property{"properties", orEmpty(req.Inputs), f.sending(req.Preview)})
+		rpc.Property{Field: "properties", Map: orEmpty(req.Inputs), Opts: f.sending(req.Preview)})
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
@@ -163,9 +137,9 @@ func (p *Plugin) Read(ctx context.Context, req provider.ReadRequest) (provider.R
 		return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 	}
 	o := f.sending(false)
-	wire, err := withProperties(&pulumirpc.ReadRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+	wire, err := rpc.WithProperties(&pulumirpc.ReadRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
 		Type: req.Type, Timeout: req.Timeout.Seconds()},
-		property{"properties", req.Outputs, o}, property{"inputs", req.Inputs, o})
+		rpc.Property{Field: "properties", Map: req.Outputs, Opts: o}, rpc.Property{Field: "inputs", Map: req.Inputs, Opts: o})
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}
@@ -193,10 +167,10 @@ func (p *Plugin) Update(ctx context.Context, req provider.UpdateRequest) (provid
 		return provider.UpdateResponse{Outputs: req.News}, nil
 	}
 	old := f.sending(false)
-	wire, err := withProperties(&pulumirpc.UpdateRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+	wire, err := rpc.WithProperties(&pulumirpc.UpdateRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
 		Type: req.Type, Timeout: req.Timeout.Seconds(), IgnoreChanges: req.IgnoreChanges, Preview: req.Preview},
-		property{"olds", orEmpty(req.OldOutputs), old}, property{"old_inputs", orEmpty(req.OldInputs), old},
-		property{"news", orEmpty(req.News), f.sending(req.Preview)})
+		rpc.Property{Field: "olds", Map: orEmpty(req.OldOutputs), Opts: old}, rpc.Property{Field: "old_inputs", Map: orEmpty(req.OldInputs), Opts: old},
+		rpc.Property{Field: "news", Map: orEmpty(req.News), Opts: f.sending(req.Preview)})
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
@@ -217,9 +191,9 @@ func (p *Plugin) Update(ctx context.Context, req provider.UpdateRequest) (provid
 func (p *Plugin) Delete(ctx context.Context, req provider.DeleteRequest) error {
 	f, _ := p.negotiated()
 	o := f.sending(false)
-	wire, err := withProperties(&pulumirpc.DeleteRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
+	wire, err := rpc.WithProperties(&pulumirpc.DeleteRequest{Id: string(req.ID), Urn: string(req.URN), Name: req.Name,
 		Type: req.Type, Timeout: req.Timeout.Seconds()},
-		property{"properties", orEmpty(req.Outputs), o}, property{"old_inputs", orEmpty(req.Inputs), o})
+		rpc.Property{Field: "properties", Map: orEmpty(req.Outputs), Opts: o}, rpc.Property{Field: "old_inputs", Map: orEmpty(req.Inputs), Opts: o})
 	if err != nil {
 		return err
 	}

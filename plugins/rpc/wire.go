@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 )
@@ -22,6 +23,30 @@ func AppendMap(b []byte, num protowire.Number, m resource.Map, o Options) ([]byt
 	}
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return appendMessage(b, func(b []byte) ([]byte, error) { return appendFields(b, m, o, "property %s: %w") })
+}
+
+// Property is a property map of a message: its field, and how it is sent.
+type Property struct {
+	Field protoreflect.Name
+	Map   resource.Map
+	Opts  Options
+}
+
+// WithProperties sets msg's property maps, written straight into
+// protobuf's wire format (AppendMap) as msg's unknown fields, which
+// proto.Marshal sends as they are: the receiver reads them as msg's Struct
+// fields, and no Struct is built on the way.
+func WithProperties[M proto.Message](msg M, props ...Property) (M, error) {
+	fields := msg.ProtoReflect().Descriptor().Fields()
+	var b []byte
+	for _, p := range props {
+		var err error
+		if b, err = AppendMap(b, fields.ByName(p.Field).Number(), p.Map, p.Opts); err != nil {
+			return msg, err
+		}
+	}
+	msg.ProtoReflect().SetUnknown(b)
+	return msg, nil
 }
 
 // Field numbers of google.protobuf.Struct, Value and ListValue.

@@ -23,8 +23,8 @@ func (s *Server) check(ctx context.Context, req *pulumirpc.CheckRequest,
 	if err != nil {
 		return reply[*pulumirpc.CheckResponse](nil, err)
 	}
-	inputs, err := rpc.MarshalMap(resp.Inputs, sending)
-	return reply(&pulumirpc.CheckResponse{Inputs: inputs, Failures: rpc.FailuresToWire(resp.Failures)}, err)
+	return reply(rpc.WithProperties(&pulumirpc.CheckResponse{Failures: rpc.FailuresToWire(resp.Failures)},
+		rpc.Property{Field: "inputs", Map: resp.Inputs, Opts: sending}))
 }
 
 func (s *Server) diff(ctx context.Context, req *pulumirpc.DiffRequest,
@@ -95,8 +95,7 @@ func (s *Server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return reply[*pulumirpc.CreateResponse](nil, err)
 	}
-	props, err := rpc.MarshalMap(resp.Outputs, sending)
-	return reply(&pulumirpc.CreateResponse{Id: string(resp.ID), Properties: props}, err)
+	return reply(rpc.WithProperties(&pulumirpc.CreateResponse{Id: string(resp.ID)}, rpc.Property{Field: "properties", Map: resp.Outputs, Opts: sending}))
 }
 
 // Read implements pulumirpc.ResourceProviderServer.
@@ -111,12 +110,8 @@ func (s *Server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return reply[*pulumirpc.ReadResponse](nil, err)
 	}
-	props, err := rpc.MarshalMap(resp.Outputs, sending)
-	if err != nil {
-		return reply[*pulumirpc.ReadResponse](nil, err)
-	}
-	inputs, err := rpc.MarshalMap(resp.Inputs, sending)
-	return reply(&pulumirpc.ReadResponse{Id: string(resp.ID), Properties: props, Inputs: inputs}, err)
+	return reply(rpc.WithProperties(&pulumirpc.ReadResponse{Id: string(resp.ID)},
+		rpc.Property{Field: "properties", Map: resp.Outputs, Opts: sending}, rpc.Property{Field: "inputs", Map: resp.Inputs, Opts: sending}))
 }
 
 // Update implements pulumirpc.ResourceProviderServer.
@@ -132,8 +127,7 @@ func (s *Server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	if err != nil {
 		return reply[*pulumirpc.UpdateResponse](nil, err)
 	}
-	props, err := rpc.MarshalMap(resp.Outputs, sending)
-	return reply(&pulumirpc.UpdateResponse{Properties: props}, err)
+	return reply(rpc.WithProperties(&pulumirpc.UpdateResponse{}, rpc.Property{Field: "properties", Map: resp.Outputs, Opts: sending}))
 }
 
 // Delete implements pulumirpc.ResourceProviderServer.
