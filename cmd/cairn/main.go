@@ -88,6 +88,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	for _, c := range commands {
 		prepareCommand(c)
 	}
+	commands = append(commands, helpCommand())
 	return &cli.App{
 		Name:  "cairn",
 		Usage: "desired-state infrastructure as code, for YAML and HCL stacks",

@@ -122,3 +122,18 @@ func prepareCommand(c *cli.Command) {
 		prepareCommand(sub)
 	}
 }
+
+// helpCommand is the root's help command: `cairn help stack init` shows the
+// help of stack init, where urfave/cli's own looks at the first name only.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name: "help", Aliases: []string{"h"}, Usage: "show the help of Cairn or of a command", ArgsUsage: "[COMMAND...]",
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			args := append([]string{c.App.Name}, c.Args().Slice()...)
+			return c.App.RunContext(c.Context, append(args, "--help"))
+		},
+	}
+}
