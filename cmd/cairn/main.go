@@ -103,7 +103,7 @@ Environment:
                            postgres://user:password@host:port/db (PULUMI_BACKEND_URL works too)
   CAIRN_CONFIG_PASSPHRASE  the passphrase of stack secrets (PULUMI_CONFIG_PASSPHRASE works too)`,
 		Version:              version,
-		Flags:                globalFlags(),
+		Flags:                append(globalFlags(), cli.HelpFlag), // the help flag urfave/cli adds only without a help command
 		Commands:             commands,
 		Reader:               stdin,
 		Writer:               stdout,
