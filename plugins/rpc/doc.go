@@ -25,6 +25,15 @@
 //	args, err := rpc.MarshalMap(inputs, rpc.Options{KeepUnknowns: preview, KeepSecrets: acceptSecrets})
 //	outputs, err := rpc.UnmarshalMap(resp.GetProperties(), rpc.Options{KeepSecrets: true, KeepResources: true})
 //
+// The property maps of the messages sent most (the requests of Check, Diff
+// and the other resource calls, and the answers of a served provider) skip
+// the Struct: WithProperties writes them straight into protobuf's wire
+// format (AppendMap) as the message's unknown fields, which proto.Marshal
+// sends as they are and the receiver reads as the Struct fields.
+//
+//	req, err := rpc.WithProperties(&pulumirpc.CheckRequest{Urn: urn},
+//		rpc.Property{Field: "olds", Map: olds, Opts: o}, rpc.Property{Field: "news", Map: news, Opts: o})
+//
 // The package also holds the conversions of the message parts that provider
 // clients and servers share: diffs, check failures, dependency maps, partial
 // failures (ErrorResourceInitFailed) and stack configuration.
