@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -12,14 +11,8 @@ import (
 
 // operation is an operation running on a stack under its lock.
 type operation struct {
-	lock    *stackLock
-	info    backend.OperationInfo
-	started time.Time
-	base    *snapshot.Snapshot
-	journal *backend.JournalWriter
-
-	mu       sync.Mutex
-	finished bool
+	*backend.Running
+	lock *stackLock
 }
 
 // Begin implements backend.Lock: it recovers the journal of an operation
@@ -45,46 +38,27 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
 	l.journal = held
-	return &operation{lock: l, info: info, started: started, base: base,
-		journal: backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)}, nil
+	journal := backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)
+	return &operation{Running: backend.NewRunning(l.ref, info, started, base, journal), lock: l}, nil
 }
-
-// Base implements backend.Operation.
-func (o *operation) Base() *snapshot.Snapshot { return o.base }
-
-// Journal implements backend.Operation.
-func (o *operation) Journal() snapshot.Journal { return o.journal }
 
 // Finish implements backend.Operation.
 func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum backend.Summary) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.finished {
-		return fmt.Errorf("the %s of stack %s has already finished", o.info.Kind, o.lock.ref)
+	journalErr, err := o.Finishing()
+	if err != nil {
+		return err
 	}
-	o.finished = true
-	// A journal that failed to write has already failed the engine's
-	// appends; the engine's snapshot is still the truth to write.
-	journalErr := o.journal.Close()
 	o.lock.mu.Lock()
 	defer o.lock.mu.Unlock()
 	if err := o.lock.verify(); err != nil {
 		return err
 	}
 	b, ref := o.lock.b, o.lock.ref
-	if snap == nil {
-		j, err := readJournal(b.layout.journal(ref))
-		if err == nil && j == nil {
-			err = fmt.Errorf("the journal of the %s of stack %s is gone, so its state cannot be rebuilt", o.info.Kind, ref)
-		}
-		if err != nil {
-			return err
-		}
-		if snap, err = j.Replay(o.base, o.info.Secrets); err != nil {
-			return err
-		}
+	snap, err = o.Final(snap, func() (*backend.Journal, error) { return readJournal(b.layout.journal(ref)) })
+	if err != nil {
+		return err
 	}
-	if _, err := b.commit(ref, snap, o.info.Secrets, backend.NewRecord(o.info, o.started, sum)); err != nil {
+	if _, err := b.commit(ref, snap, o.Info().Secrets, o.Record(sum)); err != nil {
 		return err
 	}
 	o.lock.closeJournal()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,14 +14,8 @@ import (
 
 // operation is an operation running on a stack under its lock.
 type operation struct {
-	lock    *stackLock
-	info    backend.OperationInfo
-	started time.Time
-	base    *snapshot.Snapshot
-	journal *backend.JournalWriter
-
-	mu       sync.Mutex
-	finished bool
+	*backend.Running
+	lock *stackLock
 }
 
 // Begin implements backend.Lock: in one transaction, it compacts the
@@ -77,14 +70,8 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil
 	}, nil)
 	l.journal = backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)
-	return &operation{lock: l, info: info, started: started, base: base, journal: l.journal}, nil
+	return &operation{Running: backend.NewRunning(l.ref, info, started, base, l.journal), lock: l}, nil
 }
-
-// Base implements backend.Operation.
-func (o *operation) Base() *snapshot.Snapshot { return o.base }
-
-// Journal implements backend.Operation.
-func (o *operation) Journal() snapshot.Journal { return o.journal }
 
 // Finish implements backend.Operation: one transaction writes the state,
 // records the operation in the history and removes its journal. If it
@@ -93,39 +80,26 @@ func (o *operation) Journal() snapshot.Journal { return o.journal }
 func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum backend.Summary) error {
 	ctx, cancel := o.lock.b.bound(ctx)
 	defer cancel()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.finished {
-		return fmt.Errorf("the %s of stack %s has already finished", o.info.Kind, o.lock.ref)
+	journalErr, err := o.Finishing()
+	if err != nil {
+		return err
 	}
-	o.finished = true
 	l := o.lock
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	// A journal that failed to write has already failed the engine's
-	// appends; the engine's snapshot is still the truth to write.
-	journalErr := o.journal.Close()
 	l.journal = nil
-	b, ref := l.b, l.ref
-	err := l.tx(ctx, func(tx pgx.Tx) error {
-		if snap == nil {
-			j, err := b.readJournal(ctx, tx, ref)
-			if err == nil && j == nil {
-				err = fmt.Errorf("the journal of the %s of stack %s is gone, so its state cannot be rebuilt", o.info.Kind, ref)
-			}
-			if err != nil {
-				return err
-			}
-			if snap, err = j.Replay(o.base, o.info.Secrets); err != nil {
-				return err
-			}
+	b, ref, info := l.b, l.ref, o.Info()
+	err = l.tx(ctx, func(tx pgx.Tx) error {
+		var err error
+		if snap, err = o.Final(snap, func() (*backend.Journal, error) { return b.readJournal(ctx, tx, ref) }); err != nil {
+			return err
 		}
-		_, err := b.commit(ctx, tx, ref, snap, o.info.Secrets, backend.NewRecord(o.info, o.started, sum))
+		_, err = b.commit(ctx, tx, ref, snap, info.Secrets, o.Record(sum))
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("the %s of stack %s could not write its state, which is as it was before the operation; "+
-			"its journal is kept for the next operation to recover: %w", o.info.Kind, ref, err)
+			"its journal is kept for the next operation to recover: %w", info.Kind, ref, err)
 	}
 	return backend.FinishErrors(ref, snap, journalErr, "restore the previous state with `cairn stack restore`")
 }
