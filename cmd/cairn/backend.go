@@ -33,7 +33,7 @@ func openBackend(ctx context.Context, url string, warn func(string)) (backend.Ba
 	case strings.HasPrefix(url, "file://"):
 		return local.Open(url, local.Options{Warn: warn, EngineVersion: version})
 	case postgres.IsURL(url):
-		return postgres.Open(ctx, url, postgres.Options{Warn: warn, EngineVersion: version, Hostname: os.Getenv("CAIRN_HOSTNAME")})
+		return postgres.Open(ctx, url, postgres.Options{Options: backend.Options{Warn: warn, EngineVersion: version}, Hostname: os.Getenv("CAIRN_HOSTNAME")})
 	}
 	scheme, _, _ := strings.Cut(url, "://")
 	return nil, fmt.Errorf("backend URL scheme %q is not supported; use file://DIR or postgres://user:password@host:port/db (CAIRN_BACKEND_URL)", scheme)

@@ -132,7 +132,7 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 		return 0, err
 	}
 	if j, _ := readJournal(b.layout.journal(ref)); j != nil && j.Compacted == "" {
-		b.warn("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
+		b.opts.Warnf("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
 			j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 	}
 	if _, err := b.write(ref, fileBytes(data), backend.ImportRecord("restored the backup "+backup.String())); err != nil {

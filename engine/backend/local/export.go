@@ -14,12 +14,12 @@ func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend
 	if err != nil {
 		return nil, err
 	}
-	return s.shared().Export(b.encoder(opts.Secrets, opts.ShowSecrets), opts)
+	return s.shared().Export(b.opts.Encoder(opts.Secrets, opts.ShowSecrets), opts)
 }
 
 // Import implements backend.Backend.
 func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.UntypedDeployment, opts backend.ImportOptions) error {
-	snap, err := backend.CheckImport(ref, u, opts, func(msg string) { b.warn("%s", msg) })
+	snap, err := backend.CheckImport(ref, u, opts, func(msg string) { b.opts.Warnf("%s", msg) })
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 		_, _, err = b.recover(s, opts.Secrets)
 	}
 	if err != nil && opts.Force && b.checkJournalIdle(ref) == nil {
-		b.warn("importing anyway (--force) over the current state, which cannot be read: %s", err)
+		b.opts.Warnf("importing anyway (--force) over the current state, which cannot be read: %s", err)
 		err = nil
 	}
 	if err == nil {

@@ -9,19 +9,10 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/secrets"
-	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // Options configure a local backend.
-type Options struct {
-	// Warn receives warnings: a stale lock broken, an interrupted operation
-	// recovered, pending operations dropped by an import. Nil discards them.
-	Warn func(msg string)
-	// EngineVersion is written in the manifest of every state; empty means
-	// state.EngineVersion().
-	EngineVersion string
-}
+type Options = backend.Options
 
 // Backend keeps stacks in a directory, in Pulumi's DIY layout.
 type Backend struct {
@@ -77,15 +68,4 @@ func New(dir string, opts Options) (*Backend, error) {
 // URL implements backend.Backend.
 func (b *Backend) URL() string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(b.dir)}).String()
-}
-
-func (b *Backend) warn(format string, args ...any) {
-	if b.opts.Warn != nil {
-		b.opts.Warn(fmt.Sprintf(format, args...))
-	}
-}
-
-// encoder writes states with the backend's engine version.
-func (b *Backend) encoder(sm secrets.Manager, showSecrets bool) *state.Encoder {
-	return state.NewEncoder(state.EncodeOptions{Secrets: sm, ShowSecrets: showSecrets, EngineVersion: b.opts.EngineVersion})
 }

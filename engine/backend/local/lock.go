@@ -84,7 +84,7 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 			return nil, &backend.LockedError{Stack: ref, Holder: holder}
 		}
 		if breakLock(path, raw) {
-			b.warn("broke the lock of stack %s held by %s: that process no longer exists (it probably crashed; "+
+			b.opts.Warnf("broke the lock of stack %s held by %s: that process no longer exists (it probably crashed; "+
 				"its operation's journal, if any, is recovered by the next operation)", ref, holder)
 		}
 	}

@@ -38,7 +38,7 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
 	l.journal = held
-	journal := backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)
+	journal := backend.NewJournalWriter(l.b.opts.Encoder(info.Secrets, false), base.Resources, w)
 	return &operation{Running: backend.NewRunning(l.ref, info, started, base, journal), lock: l}, nil
 }
 

@@ -42,14 +42,14 @@ func (b *Backend) Export(ctx context.Context, ref backend.StackRef, opts backend
 	if err != nil {
 		return nil, err
 	}
-	return s.shared().Export(b.encoder(opts.Secrets, opts.ShowSecrets), opts)
+	return s.shared().Export(b.opts.Encoder(opts.Secrets, opts.ShowSecrets), opts)
 }
 
 // Import implements backend.Backend.
 func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.UntypedDeployment, opts backend.ImportOptions) error {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
-	snap, err := backend.CheckImport(ref, u, opts, func(msg string) { b.warn("%s", msg) })
+	snap, err := backend.CheckImport(ref, u, opts, func(msg string) { b.opts.Warnf("%s", msg) })
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 			_, _, err = b.recover(ctx, tx, s, opts.Secrets)
 		}
 		if err != nil && opts.Force && !errors.Is(err, backend.ErrStackNotFound) {
-			b.warn("importing anyway (--force) over the current state, which cannot be read: %s", err)
+			b.opts.Warnf("importing anyway (--force) over the current state, which cannot be read: %s", err)
 			err = nil
 		}
 		if err != nil {
@@ -140,7 +140,7 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 			return err
 		}
 		if j, _ := b.readJournal(ctx, tx, ref); j != nil {
-			b.warn("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
+			b.opts.Warnf("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
 				j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 		}
 		restored = kept.version

@@ -66,7 +66,7 @@ func (b *Backend) Lock(ctx context.Context, ref backend.StackRef) (backend.Lock,
 		if stale, err := holder(ctx, tx, ref); err != nil {
 			return err
 		} else if stale != nil {
-			b.warn("broke the lock of stack %s held by %s: that process no longer holds its connection to the database "+
+			b.opts.Warnf("broke the lock of stack %s held by %s: that process no longer holds its connection to the database "+
 				"(it crashed or lost its connection; its operation's journal, if any, is recovered by the next operation)", ref, stale)
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO cairn_locks (project, stack, token, pid, username, hostname, locked)

@@ -69,7 +69,7 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		}
 		return nil
 	}, nil)
-	l.journal = backend.NewJournalWriter(l.b.encoder(info.Secrets, false), base.Resources, w)
+	l.journal = backend.NewJournalWriter(l.b.opts.Encoder(info.Secrets, false), base.Resources, w)
 	return &operation{Running: backend.NewRunning(l.ref, info, started, base, l.journal), lock: l}, nil
 }
 

@@ -17,18 +17,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-iac/cairn/engine/backend"
-	"github.com/cairn-iac/cairn/engine/secrets"
-	"github.com/cairn-iac/cairn/engine/state"
 )
 
 // Options configure a PostgreSQL backend.
 type Options struct {
-	// Warn receives warnings: a stale lock broken, an interrupted operation
-	// recovered, pending operations dropped by an import. Nil discards them.
-	Warn func(msg string)
-	// EngineVersion is written in the manifest of every state; empty means
-	// state.EngineVersion().
-	EngineVersion string
+	backend.Options
 	// Hostname is what locks record as the holder's host; empty means the
 	// machine's host name.
 	Hostname string
@@ -160,17 +153,6 @@ func isConnectionError(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
-}
-
-func (b *Backend) warn(format string, args ...any) {
-	if b.opts.Warn != nil {
-		b.opts.Warn(fmt.Sprintf(format, args...))
-	}
-}
-
-// encoder writes states with the backend's engine version.
-func (b *Backend) encoder(sm secrets.Manager, showSecrets bool) *state.Encoder {
-	return state.NewEncoder(state.EncodeOptions{Secrets: sm, ShowSecrets: showSecrets, EngineVersion: b.opts.EngineVersion})
 }
 
 // redact masks the password of a URL.

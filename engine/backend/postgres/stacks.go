@@ -20,7 +20,7 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef, init *s
 	if err := ref.Validate(); err != nil {
 		return err
 	}
-	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), init)
+	data, err := b.opts.Encoder(sm, false).Checkpoint(qualifiedName(ref), init)
 	if err != nil {
 		return err
 	}

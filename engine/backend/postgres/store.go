@@ -152,14 +152,14 @@ func (b *Backend) recover(ctx context.Context, tx pgx.Tx, s *stored, sm secrets.
 		return current, s.hash, err
 	}
 	warning, rec := backend.Recovered(s.ref, s.journal.Header, current)
-	b.warn("%s", warning)
+	b.opts.Warnf("%s", warning)
 	hash, err := b.commit(ctx, tx, s.ref, current, sm, rec)
 	return current, hash, err
 }
 
 // commit makes snap the stack's state, as write does.
 func (b *Backend) commit(ctx context.Context, tx pgx.Tx, ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
-	data, err := b.encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
+	data, err := b.opts.Encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
