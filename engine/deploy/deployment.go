@@ -37,7 +37,7 @@ type deployment struct {
 	seedState snapshot.Seeds // zero until the first seed is derived
 
 	digestKeyOnce sync.Once
-	digestKey     []byte // see keyed
+	digestMACs    sync.Pool // HMACs keyed by the digest key (see keyed)
 
 	secretsVerified func() error                              // Options.VerifySecrets, once
 	baseDependents  func() map[resource.URN][]*resource.State // who refers to each base URN, once

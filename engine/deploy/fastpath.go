@@ -8,7 +8,8 @@ import (
 	"encoding/hex"
 	"hash"
 	"math"
-	"sort"
+	"slices"
+	"sync"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -33,13 +34,14 @@ func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Prov
 	if !ok {
 		return nil, false
 	}
-	h := digestWriter{Hash: sha256.New(), secret: &secret}
+	h := newDigestWriter()
+	h.secret = secret
 	h.str("cairn goal digest v1")
 	h.str(string(n.URN))
 	h.str(n.Type)
 	h.str(string(n.Parent))
 	h.str(n.Provider)
-	h.Write(id)
+	h.bytes(id)
 	h.flag(n.Protect)
 	h.flag(n.RetainOnDelete)
 	h.flag(n.RefreshBeforeUpdate)
@@ -56,9 +58,10 @@ func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Prov
 	h.num(n.CustomTimeouts.Update)
 	h.num(n.CustomTimeouts.Delete)
 	if !h.values(n.Inputs) {
+		h.release()
 		return nil, false
 	}
-	return d.keyed(h.Sum(nil), secret)
+	return d.keyed(h.sum())
 }
 
 // stateDigest is the digest recorded with a resource state: the goal's
@@ -69,14 +72,14 @@ func (d *deployment) stateDigest(goal []byte, s *resource.State) (string, bool) 
 	if len(goal) == 0 || len(s.InitErrors) > 0 || s.ID == "" || s.ID == resource.UnknownID {
 		return "", false
 	}
-	secret := false
-	h := digestWriter{Hash: sha256.New(), secret: &secret}
-	h.Write(goal)
+	h := newDigestWriter()
+	h.bytes(goal)
 	h.str(string(s.ID))
 	if !h.values(s.Inputs) || !h.values(s.Outputs) {
+		h.release()
 		return "", false
 	}
-	sum, ok := d.keyed(h.Sum(nil), secret)
+	sum, ok := d.keyed(h.sum())
 	if !ok {
 		return "", false
 	}
@@ -99,12 +102,15 @@ func (d *deployment) keyed(sum []byte, secret bool) ([]byte, bool) {
 		}
 		mac := hmac.New(sha256.New, key)
 		mac.Write([]byte("cairn digest key"))
-		d.digestKey = mac.Sum(nil)
+		digestKey := mac.Sum(nil)
+		d.digestMACs.New = func() any { return hmac.New(sha256.New, digestKey) }
 	})
-	if d.digestKey == nil {
+	if d.digestMACs.New == nil {
 		return nil, false
 	}
-	mac := hmac.New(sha256.New, d.digestKey)
+	mac := d.digestMACs.Get().(hash.Hash)
+	defer d.digestMACs.Put(mac)
+	mac.Reset()
 	mac.Write(sum)
 	return mac.Sum(nil), true
 }
@@ -140,45 +146,66 @@ func (r *registry) identity(ctx context.Context, ref string, prov provider.Provi
 		if err != nil || inst.unknown {
 			return
 		}
-		h := digestWriter{Hash: sha256.New(), secret: &inst.identitySecret}
+		h := newDigestWriter()
 		h.str(prov.Pkg())
 		h.str(info.Version)
 		h.str(inst.version)
-		if h.values(inst.inputs) {
-			inst.identity = h.Sum(nil)
+		if !h.values(inst.inputs) {
+			h.release()
+			return
 		}
+		inst.identity, inst.identitySecret = h.sum()
 	})
 	return inst.identity, inst.identitySecret, inst.identity != nil
 }
 
-// digestWriter writes values into a hash unambiguously: each item is
-// tagged and length-prefixed, object keys sorted. Writing a secret sets
-// *secret.
+// digestWriter writes values unambiguously into a buffer that is hashed
+// once: each item is tagged and length-prefixed, object keys sorted.
+// Writing a secret sets secret. Writers are pooled (newDigestWriter, sum).
 type digestWriter struct {
-	hash.Hash
-	secret *bool
+	buf    []byte
+	keys   []string // the keys of the objects being written, innermost last
+	secret bool
 }
 
-func (h digestWriter) tag(t byte, n int) {
-	var b [9]byte
-	b[0] = t
-	binary.BigEndian.PutUint64(b[1:], uint64(n))
-	h.Write(b[:])
+var digestWriters = sync.Pool{New: func() any { return new(digestWriter) }}
+
+func newDigestWriter() *digestWriter {
+	h := digestWriters.Get().(*digestWriter)
+	h.buf, h.secret = h.buf[:0], false
+	return h
 }
 
-func (h digestWriter) str(s string) {
+// sum returns the SHA-256 of what was written and whether it covers a
+// secret, and gives the writer back to the pool.
+func (h *digestWriter) sum() ([]byte, bool) {
+	sum, secret := sha256.Sum256(h.buf), h.secret
+	digestWriters.Put(h)
+	return sum[:], secret
+}
+
+// release gives back a writer whose sum is not wanted.
+func (h *digestWriter) release() { digestWriters.Put(h) }
+
+func (h *digestWriter) tag(t byte, n int) {
+	h.buf = binary.BigEndian.AppendUint64(append(h.buf, t), uint64(n))
+}
+
+func (h *digestWriter) bytes(b []byte) { h.buf = append(h.buf, b...) }
+
+func (h *digestWriter) str(s string) {
 	h.tag('s', len(s))
-	h.Write([]byte(s))
+	h.buf = append(h.buf, s...)
 }
 
-func (h digestWriter) strs(ss []string) {
+func (h *digestWriter) strs(ss []string) {
 	h.tag('l', len(ss))
 	for _, s := range ss {
 		h.str(s)
 	}
 }
 
-func (h digestWriter) flag(b bool) {
+func (h *digestWriter) flag(b bool) {
 	if b {
 		h.tag('t', 0)
 	} else {
@@ -186,18 +213,23 @@ func (h digestWriter) flag(b bool) {
 	}
 }
 
-func (h digestWriter) num(f float64) { h.tag('n', int(math.Float64bits(f))) }
+func (h *digestWriter) num(f float64) { h.tag('n', int(math.Float64bits(f))) }
 
 // values writes a map; false when it holds an unknown, or an asset or
 // archive whose contents are not hashed.
-func (h digestWriter) values(m resource.Map) bool {
-	keys := make([]string, 0, len(m))
+func (h *digestWriter) values(m resource.Map) bool {
+	base := len(h.keys)
 	for k := range m {
-		keys = append(keys, k)
+		h.keys = append(h.keys, k)
 	}
-	sort.Strings(keys)
-	h.tag('m', len(keys))
-	for _, k := range keys {
+	slices.Sort(h.keys[base:])
+	defer func() {
+		clear(h.keys[base:])
+		h.keys = h.keys[:base]
+	}()
+	h.tag('m', len(m))
+	for i := range len(m) {
+		k := h.keys[base+i] // h.keys grows with the objects inside
 		h.str(k)
 		if !h.value(m[k]) {
 			return false
@@ -206,7 +238,7 @@ func (h digestWriter) values(m resource.Map) bool {
 	return true
 }
 
-func (h digestWriter) value(v resource.Value) bool {
+func (h *digestWriter) value(v resource.Value) bool {
 	switch v.Kind() {
 	case resource.NullKind:
 		h.tag('0', 0)
@@ -247,11 +279,11 @@ func (h digestWriter) value(v resource.Value) bool {
 		if !o.Known {
 			return false
 		}
-		*h.secret = *h.secret || o.Secret
+		h.secret = h.secret || o.Secret
 		h.flag(o.Secret)
 		return h.value(o.Element)
 	case resource.SecretKind:
-		*h.secret = true
+		h.secret = true
 		h.tag('S', 0)
 		return h.value(v.SecretElement())
 	default: // unknown
