@@ -255,10 +255,7 @@ func Decode(x any, o DecodeOptions) (Value, error) {
 	case int64:
 		return Number(float64(x)), nil
 	case string:
-		if !o.UnknownsAsStrings && unknownSentinels[x] {
-			return Unknown(), nil
-		}
-		return String(x), nil
+		return DecodeString(x, o), nil
 	case []any:
 		out := make([]Value, len(x))
 		for i, e := range x {
@@ -278,6 +275,15 @@ func Decode(x any, o DecodeOptions) (Value, error) {
 		return decodeSpecial(sig, x, o)
 	}
 	return Null, fmt.Errorf("cannot decode %T", x)
+}
+
+// DecodeString converts a string (see Decode): an unknown sentinel is
+// unknown unless o.UnknownsAsStrings.
+func DecodeString(s string, o DecodeOptions) Value {
+	if !o.UnknownsAsStrings && unknownSentinels[s] {
+		return Unknown()
+	}
+	return String(s)
 }
 
 // DecodeMap converts an object (see Decode).

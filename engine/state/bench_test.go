@@ -75,22 +75,33 @@ func BenchmarkCheckpointEncode(b *testing.B) {
 }
 
 // BenchmarkCheckpointDecode reads the state file of 1,000 resources back
-// into a snapshot.
+// into a snapshot, in one pass (Checkpoint) and in two steps
+// (ParseCheckpoint then Deployment).
 func BenchmarkCheckpointDecode(b *testing.B) {
 	data, err := benchEncoder.Checkpoint("organization/proj/dev", benchSnapshot(1000))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		chk, err := state.ParseCheckpoint(data)
-		if err != nil {
-			b.Fatal(err)
+	b.Run("one-pass", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := state.NewDecoder(b64Manager{}).ReadInOnePass(data); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if _, err := state.NewDecoder(b64Manager{}).Deployment(chk.Latest); err != nil {
-			b.Fatal(err)
+	})
+	b.Run("two-step", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			chk, err := state.ParseCheckpoint(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := state.NewDecoder(b64Manager{}).Deployment(chk.Latest); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkJournalEntryEncode encodes one step's journal entry as the local

@@ -194,12 +194,6 @@ func decodeOperation(op *OperationV2, values *valueDecoder) (resource.Operation,
 }
 
 func decodeResource(sr *ResourceV3, values *valueDecoder) (*resource.State, error) {
-	if sr.URN == "" {
-		return nil, fmt.Errorf("it has no urn")
-	}
-	if sr.Type == "" {
-		return nil, fmt.Errorf("%s has no type", sr.URN)
-	}
 	inputs, err := values.decodeMap(sr.Inputs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: inputs: %w", sr.URN, err)
@@ -207,6 +201,17 @@ func decodeResource(sr *ResourceV3, values *valueDecoder) (*resource.State, erro
 	outputs, err := values.decodeMap(sr.Outputs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: outputs: %w", sr.URN, err)
+	}
+	return resourceState(sr, inputs, outputs, values)
+}
+
+// resourceState is the state sr holds, with its property maps decoded.
+func resourceState(sr *ResourceV3, inputs, outputs resource.Map, values *valueDecoder) (*resource.State, error) {
+	if sr.URN == "" {
+		return nil, fmt.Errorf("it has no urn")
+	}
+	if sr.Type == "" {
+		return nil, fmt.Errorf("%s has no type", sr.URN)
 	}
 	trigger, err := values.decodeValue(sr.ReplacementTrigger)
 	if err != nil {

@@ -131,10 +131,13 @@ func (d *valueDecoder) open(obj map[string]any) (resource.Value, error) {
 			return resource.Null, err
 		}
 	}
+	inner := &valueDecoder{nested: true}
+	if v, err := decodeText(plaintext, inner); err == nil {
+		return v, nil
+	}
 	var element any
 	if err := json.Unmarshal([]byte(plaintext), &element); err != nil {
 		return resource.Null, fmt.Errorf("malformed secret: its text is not JSON: %w", err)
 	}
-	inner := valueDecoder{nested: true}
 	return inner.decodeValue(element)
 }

@@ -96,16 +96,13 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 // snapshot decodes the stored state, with its journal, if any, replayed
 // over it.
 func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
-	chk, err := state.ParseCheckpoint(s.data)
+	snap, err := state.NewDecoder(sm).Checkpoint(s.data)
 	if err != nil {
-		return nil, s.b.unreadable(s.ref, s.path, err)
-	}
-	snap := &snapshot.Snapshot{}
-	if chk.Latest != nil {
-		if snap, err = state.NewDecoder(sm).Deployment(chk.Latest); err != nil {
-			return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
-				s.ref, s.path, err, s.backups)
+		if _, perr := state.ParseCheckpoint(s.data); perr != nil {
+			return nil, s.b.unreadable(s.ref, s.path, perr)
 		}
+		return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
+			s.ref, s.path, err, s.backups)
 	}
 	if s.journal == nil {
 		return snap, nil

@@ -114,15 +114,12 @@ func (b *Backend) readJournal(ctx context.Context, q querier, ref backend.StackR
 // snapshot decodes the stored state, with its journal, if any, replayed
 // over it.
 func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
-	chk, err := state.ParseCheckpoint(s.data)
+	snap, err := state.NewDecoder(sm).Checkpoint(s.data)
 	if err != nil {
-		return nil, s.b.unreadable(s.ref, err)
-	}
-	snap := &snapshot.Snapshot{}
-	if chk.Latest != nil {
-		if snap, err = state.NewDecoder(sm).Deployment(chk.Latest); err != nil {
-			return nil, fmt.Errorf("reading the state of stack %s: %w; earlier states can be restored with `cairn stack restore --version N`", s.ref, err)
+		if _, perr := state.ParseCheckpoint(s.data); perr != nil {
+			return nil, s.b.unreadable(s.ref, perr)
 		}
+		return nil, fmt.Errorf("reading the state of stack %s: %w; earlier states can be restored with `cairn stack restore --version N`", s.ref, err)
 	}
 	if s.journal == nil {
 		return snap, nil
