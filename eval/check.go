@@ -108,6 +108,37 @@ func (c *checker) pkg(name, version, url string, at hcl.Range) *schema.Package {
 	return p
 }
 
+// schemaOf names the package whose schema has r's type, at the version
+// and from the URL r's options give (computed ones: any, none).
+func schemaOf(r *Resource) (name, version, url string) {
+	version, _ = literalString(r.Options.Version)
+	url, _ = literalString(r.Options.PluginDownloadURL)
+	if resource.IsProviderType(r.Type) {
+		return resource.ProviderTypePackage(r.Type), version, url
+	}
+	return resource.TypePackage(r.Type), version, url
+}
+
+// prefetch starts loading the schemas of the packages of the root scope's
+// resources, so that their plugins start while the graph is built.
+func (p *Program) prefetch(ctx context.Context) {
+	if p.Schemas == nil {
+		return
+	}
+	seen := map[[3]string]bool{}
+	for _, n := range p.Root.Nodes {
+		r, ok := n.(*Resource)
+		if !ok || r.Type == "" {
+			continue
+		}
+		name, version, url := schemaOf(r)
+		if k := [3]string{name, version, url}; !seen[k] {
+			seen[k] = true
+			go SchemaFrom(ctx, p.Schemas, name, version, url) // the checker asks again, and reports errors
+		}
+	}
+}
+
 // scope checks the nodes of a scope and of its modules' bodies.
 func (c *checker) scope(g *graph) {
 	for _, n := range g.nodes {
@@ -131,18 +162,18 @@ func (c *checker) scope(g *graph) {
 func (c *checker) resource(r *Resource) {
 	rt := &resourceType{token: r.Type}
 	c.info.resources[r] = rt
-	var pkg *schema.Package
-	version, _ := literalString(r.Options.Version) // computed: any
-	url, _ := literalString(r.Options.PluginDownloadURL)
-	switch {
-	case r.Type == "":
+	if r.Type == "" {
 		return // reported by the front end
+	}
+	name, version, url := schemaOf(r)
+	pkg := c.pkg(name, version, url, r.TypeRange)
+	switch {
 	case resource.IsProviderType(r.Type):
-		if pkg = c.pkg(resource.ProviderTypePackage(r.Type), version, url, r.TypeRange); pkg != nil {
+		if pkg != nil {
 			rt.schema = pkg.Provider
 		}
 	default:
-		if pkg = c.pkg(resource.TypePackage(r.Type), version, url, r.TypeRange); pkg == nil {
+		if pkg == nil {
 			break
 		}
 		tok, res, ok := pkg.ResolveType(r.Type)

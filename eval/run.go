@@ -77,6 +77,7 @@ func (p *Program) analyze(ctx context.Context) *analysis {
 			a.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty program", Detail: "The program has no root scope to evaluate."}}
 			return
 		}
+		p.prefetch(ctx)
 		a.graph, a.diags = buildGraph(p.Root)
 		a.types, a.diags = checkTypes(ctx, p, a.graph, a.diags)
 	})
