@@ -83,23 +83,36 @@ func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, co
 // nodeWindow is how many nodes of a scope run at once.
 const nodeWindow = 4096
 
-// start runs the nodes of the scope, each on its own goroutine, in the
-// graph's order with at most nodeWindow running at once, so that a stack
-// of 100,000 resources does not park 100,000 goroutines. The window always
-// moves: the earliest unfinished node waits for no unfinished node.
+// start runs the nodes of the scope in the graph's order on at most
+// nodeWindow goroutines, each running one node after another, so that a
+// stack of 100,000 resources neither parks 100,000 goroutines nor grows
+// that many stacks. The window always moves: the earliest unfinished node
+// waits for no unfinished node.
 func (s *scopeRun) start(ctx context.Context) {
-	window := make(chan struct{}, nodeWindow)
+	next := make(chan Node)
+	worker := func(n Node) {
+		defer s.wg.Done()
+		for ok := true; ok; n, ok = <-next {
+			s.runNode(ctx, n)
+		}
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer close(next)
+		workers := 0
 		for _, n := range s.g.order {
-			window <- struct{}{}
-			s.wg.Add(1)
-			go func() {
-				defer s.wg.Done()
-				defer func() { <-window }()
-				s.runNode(ctx, n)
-			}()
+			select {
+			case next <- n: // an idle worker takes it
+			default:
+				if workers == nodeWindow {
+					next <- n
+					continue
+				}
+				workers++
+				s.wg.Add(1)
+				go worker(n)
+			}
 		}
 	}()
 }
