@@ -96,8 +96,11 @@ func (d *deployment) run(ctx context.Context, s *step) (stepResult, error) {
 func (d *deployment) skip(s *step) { d.emitStep(StepSkipped, s, nil, 0) }
 
 func (d *deployment) emitStep(phase StepPhase, s *step, err error, dur time.Duration) {
-	d.learn(s.old)
-	d.learn(s.new)
+	// Old states are the base's, whose secrets the masker learned when the
+	// deployment began; so are the values of a state the fast path kept.
+	if s.matched == "" && !s.untargeted {
+		d.learn(s.new)
+	}
 	if d.opts.Events == nil {
 		return
 	}
