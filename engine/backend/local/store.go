@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -24,7 +25,7 @@ type stored struct {
 	path    string
 	backups string // where earlier states are kept
 	data    []byte
-	hash    string // hex SHA-256 of data
+	hash    func() string // hex SHA-256 of data, computed when first asked for
 	// journal was left by an operation that did not finish; it applies to
 	// data.
 	journal *backend.Journal
@@ -75,15 +76,16 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
-	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data, hash: hashOf(fileBytes(data))}
+	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data,
+		hash: sync.OnceValue(func() string { return hashOf(fileBytes(data)) })}
 	j, err := readJournal(b.layout.journal(ref))
 	switch {
 	case err != nil:
 		return nil, err
 	case j == nil:
-	case j.Header.Base == s.hash:
+	case j.Header.Base == s.hash():
 		s.journal = j
-	case j.Compacted == s.hash:
+	case j.Compacted == s.hash():
 		s.doneJournal = j.Where
 	default:
 		return nil, fmt.Errorf("the journal %s of a %s that did not finish (started %s) does not apply to the state %s, "+
@@ -138,10 +140,10 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, st
 		return nil, "", err
 	}
 	if s.doneJournal != "" {
-		return current, s.hash, removeJournal(s.doneJournal)
+		return current, s.hash(), removeJournal(s.doneJournal)
 	}
 	if s.journal == nil {
-		return current, s.hash, nil
+		return current, s.hash(), nil
 	}
 	warning, rec := backend.Recovered(s.ref, s.journal.Header, current)
 	b.opts.Warnf("%s", warning)
