@@ -9,7 +9,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -67,46 +66,6 @@ type projectFile struct {
 	Options     ProjectOptions         `yaml:"options"`
 }
 
-// projectSections returns a project file with the lines of every
-// top-level section projectFile does not read (a YAML program's resources,
-// variables, outputs...) blanked, so that lines and columns stay; or the
-// file as it is when a line at column 0 is not a plain `key:`, since then
-// its sections cannot be told apart line by line.
-func projectSections(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	keep := true
-	for rest := data; len(rest) > 0; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line = rest[:i+1]
-		}
-		rest = rest[len(line):]
-		switch c := line[0]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '#':
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			key, value, ok := bytes.Cut(line, []byte(":"))
-			if !ok || !plainKey.Match(key) || len(value) > 0 && !bytes.ContainsRune([]byte(" \t\r\n"), rune(value[0])) {
-				return data
-			}
-			keep = projectKeys[string(key)]
-		default:
-			return data
-		}
-		if keep {
-			out = append(out, line...)
-		} else {
-			out = append(out, '\n')
-		}
-	}
-	return out
-}
-
-// projectKeys are the top-level keys projectFile reads.
-var projectKeys = map[string]bool{"name": true, "runtime": true, "description": true, "main": true,
-	"plugins": true, "packages": true, "options": true}
-
-var plainKey = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // ProjectFileNames are the names a project file may have.
 var ProjectFileNames = []string{"Pulumi.yaml", "Pulumi.yml"}
 
@@ -150,13 +109,8 @@ func ReadProject(path string) (*Project, error) {
 		return nil, err
 	}
 	var f projectFile
-	if err := yaml.Unmarshal(projectSections(data), &f); err != nil || f.Runtime.Value != "yaml" {
-		// Only the YAML front end reads (and checks) the rest of the
-		// file: of other runtimes, read it whole.
-		f = projectFile{}
-		if err := yaml.Unmarshal(data, &f); err != nil {
-			return nil, LocateYAMLError(path, data, err)
-		}
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, LocateYAMLError(path, data, err)
 	}
 	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main.Value, Plugins: f.Plugins, Packages: f.Packages,
 		Options: f.Options, Path: path, Dir: filepath.Dir(path)}

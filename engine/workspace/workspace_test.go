@@ -94,34 +94,6 @@ resources: {}
 	}
 }
 
-// TestProjectSections: ReadProject parses only the sections it reads of a
-// YAML program's file (whose front end reads the rest), at their lines;
-// of other runtimes, and of files whose sections cannot be told apart line
-// by line, the whole file.
-func TestProjectSections(t *testing.T) {
-	for text, want := range map[string]string{
-		"name: a\nresources:\n  r:\n    type: x\nruntime: yaml\n": "name: a\n\n\n\nruntime: yaml\n",
-		"name: a\n# note\nvariables: {x: 1}\nruntime: yaml":       "name: a\n# note\n\nruntime: yaml",
-		"---\nname: a\nresources: {}\n":                           "---\nname: a\nresources: {}\n",
-		"name: a\nresources: {\n  r: 1\n}\n":                      "name: a\nresources: {\n  r: 1\n}\n",
-		"name: a\nkey:value\n":                                    "name: a\nkey:value\n",
-	} {
-		if got := string(projectSections([]byte(text))); got != want {
-			t.Errorf("%q: got %q, want %q", text, got, want)
-		}
-	}
-	for text, want := range map[string]string{
-		"name: web\nruntime: yaml\nresources:\n  a:\n    type: x\nmain: ../x\n": `Pulumi.yaml:6:7: main: "../x" is not inside`,
-		"name: web\nruntime: nodejs\nconfig:\n  a: [\n":                         "Pulumi.yaml:4:6: not valid YAML",
-	} {
-		d := t.TempDir()
-		write(t, filepath.Join(d, "Pulumi.yaml"), text)
-		if _, err := LoadProject(d); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: error %v, want %q", text, err, want)
-		}
-	}
-}
-
 // TestMainNamesAFolderOrAFile reads main: as Pulumi does: a folder is
 // where the program is, a file is its entry point, in its folder.
 func TestMainNamesAFolderOrAFile(t *testing.T) {
