@@ -61,17 +61,9 @@ type valueReader struct {
 	names  map[string]string      // object member names met, to share their strings; nil: not shared
 }
 
-func newValueReader(data []byte, values *valueDecoder) valueReader {
-	r := valueReader{dec: jsontext.NewDecoder(bytes.NewReader(data), compatible), data: data, values: values}
-	if values != nil {
-		r.vopts = values.options()
-	}
-	return r
-}
-
 func (d *Decoder) read(data []byte) (*snapshot.Snapshot, error) {
-	r := &checkpointReader{d: d, valueReader: newValueReader(data, nil)}
-	r.names = map[string]string{}
+	r := &checkpointReader{d: d, valueReader: valueReader{dec: jsontext.NewDecoder(bytes.NewReader(data), compatible),
+		data: data, names: map[string]string{}}}
 	r.opts = json.JoinOptions(json.RejectUnknownMembers(true), json.WithUnmarshalers(json.UnmarshalFromFunc(r.readMap)))
 	var version int
 	var features []string
