@@ -10,8 +10,8 @@ import (
 )
 
 // FuzzParseCheckpoint loads stored checkpoints as the local backend does:
-// no input panics, and a checkpoint that loads is written back and loads
-// again.
+// no input panics, ParseSummary reads what ParseCheckpoint reads, and a
+// checkpoint that loads is written back and loads again.
 func FuzzParseCheckpoint(f *testing.F) {
 	for _, name := range []string{"checkpoint-full.json", "checkpoint-plain.json", "checkpoint-empty.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
@@ -24,7 +24,17 @@ func FuzzParseCheckpoint(f *testing.F) {
 	f.Add([]byte(`{"version":9}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		chk, err := state.ParseCheckpoint(data)
-		if err != nil || chk.Latest == nil {
+		if err != nil {
+			return
+		}
+		sum, err := state.ParseSummary(data)
+		switch {
+		case err != nil:
+			t.Fatalf("ParseSummary fails on a checkpoint ParseCheckpoint reads: %v", err)
+		case chk.Latest == nil && sum.Resources != 0, chk.Latest != nil && sum.Resources != len(chk.Latest.Resources):
+			t.Fatalf("ParseSummary counts %d resources", sum.Resources)
+		}
+		if chk.Latest == nil {
 			return
 		}
 		snap, err := state.NewDecoder(b64Manager{}).Deployment(chk.Latest)
