@@ -16,11 +16,12 @@ import (
 // BenchmarkProviderCall measures a Check and a Diff of a random password:
 // in process, and over gRPC to `cairn plugin serve random` as a plugin
 // process, one pair at a time and from concurrent goroutines (as the
-// engine's parallel steps call one plugin). The difference between in
-// process and over gRPC is the per-call cost of the provider protocol;
-// cpu-µs/call is the CPU time of this process (the engine's side: its
-// conversions, gRPC client and garbage collection, without the plugin
-// process) per call.
+// engine's parallel steps call one plugin), beside a bare GetPluginInfo
+// round trip, one at a time and concurrently (floor: what gRPC's transport
+// costs under any call). The difference between in process and over gRPC
+// is the per-call cost of the provider protocol; cpu-µs/call is the CPU
+// time of this process (the engine's side: its conversions, gRPC client
+// and garbage collection, without the plugin process) per call.
 func BenchmarkProviderCall(b *testing.B) {
 	b.Run("inprocess", func(b *testing.B) {
 		p, err := random.Factory().New(context.Background())
@@ -41,6 +42,13 @@ func BenchmarkProviderCall(b *testing.B) {
 		configure(b, p)
 		b.Run("serial", func(b *testing.B) { benchmarkCalls(b, p, false) })
 		b.Run("parallel", func(b *testing.B) { benchmarkCalls(b, p, true) })
+		info := func() {
+			if _, err := p.GetPluginInfo(context.Background()); err != nil {
+				b.Error(err)
+			}
+		}
+		b.Run("floor-serial", func(b *testing.B) { measure(b, false, 1, info) })
+		b.Run("floor-parallel", func(b *testing.B) { measure(b, true, 1, info) })
 	})
 }
 
@@ -79,10 +87,17 @@ func benchmarkCalls(b *testing.B, p provider.Provider, parallel bool) {
 			b.Error(err)
 		}
 	}
+	measure(b, parallel, 2, call)
+}
+
+// measure runs call per iteration, from concurrent goroutines when
+// parallel, and reports the CPU time of this process per provider call
+// (calls of them in each).
+func measure(b *testing.B, parallel bool, calls int, call func()) {
 	b.ReportAllocs()
 	start := cpuTime(b)
 	defer func() {
-		b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/float64(2*b.N), "cpu-µs/call")
+		b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/float64(calls*b.N), "cpu-µs/call")
 	}()
 	if parallel {
 		b.SetParallelism(8)
