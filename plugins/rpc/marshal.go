@@ -47,8 +47,8 @@ func MarshalValue(v resource.Value, o Options) (*structpb.Value, error) {
 	case resource.NumberKind:
 		return structpb.NewNumberValue(v.NumberValue()), nil
 	case resource.StringKind:
-		if s := v.StringValue(); !utf8.ValidString(s) {
-			return nil, fmt.Errorf("invalid UTF-8 in string: %q", s)
+		if err := validUTF8(v.StringValue()); err != nil {
+			return nil, err
 		}
 		return structpb.NewStringValue(v.StringValue()), nil
 	case resource.ArrayKind:
@@ -98,8 +98,8 @@ func marshalFields(m resource.Map, o Options, format string) (*structpb.Struct, 
 	fields := make(map[string]*structpb.Value, len(m))
 	var errs firstError
 	for k, v := range m {
-		if !utf8.ValidString(k) {
-			errs.add(k, fmt.Errorf("invalid UTF-8 in string: %q", k))
+		if err := validUTF8(k); err != nil {
+			errs.add(k, err)
 			continue
 		}
 		pv, err := MarshalValue(v, o)
@@ -114,6 +114,14 @@ func marshalFields(m resource.Map, o Options, format string) (*structpb.Struct, 
 		return nil, fmt.Errorf(format, errs.key, errs.err)
 	}
 	return &structpb.Struct{Fields: fields}, nil
+}
+
+// validUTF8 fails for a string protobuf cannot carry.
+func validUTF8(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("invalid UTF-8 in string: %q", s)
+	}
+	return nil
 }
 
 // firstError keeps the error of the least key, so that walking a map in

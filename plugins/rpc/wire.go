@@ -3,7 +3,6 @@ package rpc
 import (
 	"fmt"
 	"math"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -86,8 +85,8 @@ func appendMessage(b []byte, body func([]byte) ([]byte, error)) ([]byte, error) 
 func appendFields(b []byte, m resource.Map, o Options, format string) ([]byte, error) {
 	var errs firstError
 	for k, v := range m {
-		if !utf8.ValidString(k) {
-			errs.add(k, fmt.Errorf("invalid UTF-8 in string: %q", k))
+		if err := validUTF8(k); err != nil {
+			errs.add(k, err)
 			continue
 		}
 		keep := true
@@ -128,12 +127,11 @@ func appendValue(b []byte, v resource.Value, o Options) (_ []byte, keep bool, er
 			b = protowire.AppendTag(b, valueNumber, protowire.Fixed64Type)
 			return protowire.AppendFixed64(b, math.Float64bits(v.NumberValue())), nil
 		case resource.StringKind:
-			s := v.StringValue()
-			if !utf8.ValidString(s) {
-				return nil, fmt.Errorf("invalid UTF-8 in string: %q", s)
+			if err := validUTF8(v.StringValue()); err != nil {
+				return nil, err
 			}
 			b = protowire.AppendTag(b, valueString, protowire.BytesType)
-			return protowire.AppendString(b, s), nil
+			return protowire.AppendString(b, v.StringValue()), nil
 		case resource.ArrayKind:
 			b = protowire.AppendTag(b, valueList, protowire.BytesType)
 			return appendMessage(b, func(b []byte) ([]byte, error) {
