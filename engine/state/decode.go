@@ -7,7 +7,6 @@ import (
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
@@ -134,9 +133,9 @@ func ParseSummary(data []byte) (Summary, error) {
 			} `json:"latest"`
 		} `json:"checkpoint"`
 	}
-	// encoding/json/v2, with the options of encoding/json's semantics,
-	// skips the resources' contents without decoding them.
-	if err := jsonv2.Unmarshal(data, &sc, jsonv1.DefaultOptionsV1()); err != nil {
+	// encoding/json/v2, under encoding/json's semantics, skips the
+	// resources' contents without decoding them.
+	if err := jsonv2.Unmarshal(data, &sc, compatible); err != nil {
 		return Summary{}, fmt.Errorf("malformed checkpoint: %w", err)
 	}
 	if err := checkVersion(sc.Version, sc.Features); err != nil {
