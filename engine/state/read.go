@@ -19,7 +19,8 @@ import (
 // Checkpoint decodes a stored checkpoint into a snapshot of its latest
 // deployment, empty before the first operation: what ParseCheckpoint then
 // Deployment give, in one pass that decodes property values as it reads
-// them, about twice as fast on a large state. Its errors are theirs.
+// them, about twice as fast on a large state. Its errors are theirs, those
+// of ParseCheckpoint as an *UnreadableError.
 func (d *Decoder) Checkpoint(data []byte) (*snapshot.Snapshot, error) {
 	if snap, err := d.read(data); err == nil {
 		return snap, nil
@@ -29,13 +30,21 @@ func (d *Decoder) Checkpoint(data []byte) (*snapshot.Snapshot, error) {
 	// know), the two steps read or say what is wrong with.
 	chk, err := ParseCheckpoint(data)
 	if err != nil {
-		return nil, err
+		return nil, &UnreadableError{Err: err}
 	}
 	if chk.Latest == nil {
 		return &snapshot.Snapshot{}, nil
 	}
 	return d.Deployment(chk.Latest)
 }
+
+// An UnreadableError is a stored checkpoint Cairn cannot read at all (one
+// ParseCheckpoint refuses), as opposed to one whose deployment does not
+// decode.
+type UnreadableError struct{ Err error }
+
+func (e *UnreadableError) Error() string { return e.Err.Error() }
+func (e *UnreadableError) Unwrap() error { return e.Err }
 
 // errOther is what the one-pass reader returns for a checkpoint whose
 // shape it leaves to the two-step one.

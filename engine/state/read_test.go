@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -125,7 +126,8 @@ func TestCheckpointReadsOtherShapes(t *testing.T) {
 }
 
 // TestCheckpointErrorsAreTheTwoStepOnes: a checkpoint that does not read
-// fails with the error ParseCheckpoint or Deployment gives.
+// fails with the error ParseCheckpoint (as an UnreadableError) or
+// Deployment gives.
 func TestCheckpointErrorsAreTheTwoStepOnes(t *testing.T) {
 	for _, data := range []string{
 		`{"version":9,"checkpoint":{}}`,
@@ -139,6 +141,11 @@ func TestCheckpointErrorsAreTheTwoStepOnes(t *testing.T) {
 		_, got := state.NewDecoder(b64Manager{}).Checkpoint([]byte(data))
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("%s: error %v, want %v", data, got, want)
+		}
+		_, perr := state.ParseCheckpoint([]byte(data))
+		ue := (*state.UnreadableError)(nil)
+		if unreadable := errors.As(got, &ue); unreadable != (perr != nil) {
+			t.Errorf("%s: %v is an UnreadableError: %v, want %v", data, got, unreadable, perr != nil)
 		}
 	}
 }

@@ -99,10 +99,10 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 // over it.
 func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	snap, err := state.NewDecoder(sm).Checkpoint(s.data)
+	if ue := (*state.UnreadableError)(nil); errors.As(err, &ue) {
+		return nil, s.b.unreadable(s.ref, s.path, ue.Err)
+	}
 	if err != nil {
-		if _, perr := state.ParseCheckpoint(s.data); perr != nil {
-			return nil, s.b.unreadable(s.ref, s.path, perr)
-		}
 		return nil, fmt.Errorf("reading the state of stack %s (%s): %w; backups of earlier states are in %s",
 			s.ref, s.path, err, s.backups)
 	}

@@ -115,10 +115,10 @@ func (b *Backend) readJournal(ctx context.Context, q querier, ref backend.StackR
 // over it.
 func (s *stored) snapshot(sm secrets.Manager) (*snapshot.Snapshot, error) {
 	snap, err := state.NewDecoder(sm).Checkpoint(s.data)
+	if ue := (*state.UnreadableError)(nil); errors.As(err, &ue) {
+		return nil, s.b.unreadable(s.ref, ue.Err)
+	}
 	if err != nil {
-		if _, perr := state.ParseCheckpoint(s.data); perr != nil {
-			return nil, s.b.unreadable(s.ref, perr)
-		}
 		return nil, fmt.Errorf("reading the state of stack %s: %w; earlier states can be restored with `cairn stack restore --version N`", s.ref, err)
 	}
 	if s.journal == nil {
