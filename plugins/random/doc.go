@@ -7,7 +7,10 @@
 // A value is chosen once, when the resource is created, and kept: every
 // input (keepers included) forces a replacement when it changes, and a
 // replacement chooses a new value. Secret values (RandomPassword's result
-// and bcryptHash, RandomBytes' encodings) are outputs wrapped as secrets.
+// and bcryptHash, RandomBytes' encodings) are outputs wrapped as secrets, and
+// so is every generated output of a resource with a secret input other than
+// keepers (a RandomId's prefix, a RandomShuffle's inputs, a RandomInteger's
+// seed, a RandomString's length...): the value would reveal it.
 //
 // # Determinism
 //
@@ -20,7 +23,9 @@
 // shows the values the update creates;
 // a replacement is checked without old inputs and with another seed, so it
 // draws new values. A resource that already exists keeps the seed it was
-// created with. "__seed" is never an output and never part of a diff.
+// created with. "__seed" is never an output and never part of a diff; it is
+// a secret too when any input (keepers included) is, so that nobody who
+// reads the state can check guesses of a secret input against the values.
 // RandomInteger and RandomShuffle with a "seed" input draw, as
 // pulumi-random does, from math/rand seeded with the CRC-64 of that string,
 // and so give the same results as pulumi-random.
@@ -37,7 +42,15 @@
 // the value, where pulumi-random has "none", the secret bytes themselves and
 // "-": no ID reveals a secret, and each replacement has a new ID (the engine
 // derives a replacement's seed from the old ID, so a constant ID would give
-// every replacement the same seed). Import takes the formats pulumi-random
+// every replacement the same seed). A resource whose values derive from a
+// secret input gets an opaque ID too, whatever its type, since an ID is
+// kept and shown in plain text. A RandomPet's name is its ID, so a pet with a
+// secret prefix, separator or length is named by a token: to keep a secret
+// prefix, join it to a pet drawn without one in the program
+// ("${prefix}-${pet.id}"), which makes the whole name secret. An opaque ID
+// reads back and refreshes like any other, from the recorded state.
+// Resources created before an input turned secret keep their IDs and values;
+// `cairn up --replace` draws them again. Import takes the formats pulumi-random
 // documents: the string itself (RandomString, RandomPassword),
 // "[<prefix>,]<b64Url>" (RandomId), "<result>,<min>,<max>[,<seed>]"
 // (RandomInteger), standard base64 (RandomBytes) and the UUID (the UUID

@@ -93,22 +93,27 @@ func (p *Provider) Create(_ context.Context, req provider.CreateRequest) (provid
 		return provider.CreateResponse{}, err
 	}
 	outputs := props.Visible(req.Inputs)
+	derived := derivesFromSecret(req.Inputs)
 	if req.Inputs.ContainsUnknowns() {
 		for name := range res.Properties {
 			if _, ok := res.InputProperties[name]; !ok {
 				outputs[name] = resource.Unknown()
 			}
 		}
-		return provider.CreateResponse{Outputs: markSecrets(res, outputs)}, nil
+		return provider.CreateResponse{Outputs: markSecrets(res, outputs, derived)}, nil
 	}
-	generated, id, err := k.generate(req.Inputs, newSource(req.Inputs), req.Preview)
+	src := newSource(req.Inputs)
+	generated, id, err := k.generate(req.Inputs, src, req.Preview)
 	if err != nil {
 		return provider.CreateResponse{}, fmt.Errorf("generating the value: %w", err)
+	}
+	if derived {
+		id = src.opaqueID()
 	}
 	for name, v := range generated {
 		outputs[name] = v
 	}
-	return provider.CreateResponse{ID: id, Outputs: markSecrets(res, outputs)}, nil
+	return provider.CreateResponse{ID: id, Outputs: markSecrets(res, outputs, derived)}, nil
 }
 
 // Read returns a resource as recorded (its value exists nowhere else), or,
@@ -132,7 +137,7 @@ func (p *Provider) Read(_ context.Context, req provider.ReadRequest) (provider.R
 	for name, v := range generated {
 		outputs[name] = v
 	}
-	return provider.ReadResponse{ID: id, Inputs: inputs, Outputs: markSecrets(res, outputs)}, nil
+	return provider.ReadResponse{ID: id, Inputs: inputs, Outputs: markSecrets(res, outputs, false)}, nil
 }
 
 // Update records new inputs that change nothing generated (every change that
@@ -160,12 +165,27 @@ func (p *Provider) Delete(_ context.Context, req provider.DeleteRequest) error {
 	return err
 }
 
-// markSecrets wraps as secrets the outputs the schema declares secret.
-func markSecrets(res *schema.Resource, outputs resource.Map) resource.Map {
+// markSecrets wraps as secrets the outputs the schema declares secret and,
+// when the values derive from a secret input, every generated output.
+func markSecrets(res *schema.Resource, outputs resource.Map, derived bool) resource.Map {
 	for name, p := range res.Properties {
-		if v, ok := outputs[name]; ok && p.Secret && !v.IsNull() {
+		_, input := res.InputProperties[name]
+		if v, ok := outputs[name]; ok && !v.IsNull() && (p.Secret || derived && !input) {
 			outputs[name] = resource.MakeSecret(v)
 		}
 	}
 	return outputs
+}
+
+// derivesFromSecret reports whether a secret input determines the generated
+// values: any input but keepers. Keepers only key the stream the values are
+// drawn from, and then so does a secret seed (see seedInput), so the values
+// cannot be checked against guesses of them.
+func derivesFromSecret(inputs resource.Map) bool {
+	for k, v := range props.Visible(inputs) {
+		if k != "keepers" && v.ContainsSecrets() {
+			return true
+		}
+	}
+	return false
 }

@@ -23,30 +23,38 @@ const seedKey = "__seed"
 // seedInput returns the value Check records under seedKey: the old one when
 // the resource exists (its values are already chosen), otherwise the seed of
 // this check, or fresh random bytes when the engine gave none. It is secret
-// when res has secret outputs, since it determines every generated value;
-// the seed of a type whose values are all plain text in the state would
-// reveal nothing, and a state with no secret is read without deriving the
-// passphrase's key.
+// when res has secret outputs or an input (keepers included) holds a secret,
+// since it and the inputs determine every generated value: in plain text
+// next to those values, it would let anyone who reads the state check
+// guesses of a secret input against them. The seed of a resource with
+// nothing secret reveals nothing, and a state with no secret is read without
+// deriving the passphrase's key.
 func seedInput(res *schema.Resource, req provider.CheckRequest) (resource.Value, bool, error) {
-	if req.Olds != nil {
-		v, ok := req.Olds[seedKey]
-		return v, ok, nil
+	v, ok := req.Olds[seedKey]
+	if req.Olds == nil {
+		seed, err := req.RandomSeed()
+		if err != nil {
+			return resource.Value{}, false, err
+		}
+		if len(seed) == 0 {
+			seed = make([]byte, 32)
+			_, _ = rand.Read(seed)
+		}
+		v, ok = resource.String(hex.EncodeToString(seed)), true
 	}
-	seed, err := req.RandomSeed()
-	if err != nil {
-		return resource.Value{}, false, err
+	if ok && (props.Visible(req.News).ContainsSecrets() || hasSecretOutputs(res)) {
+		v = resource.MakeSecret(v)
 	}
-	if len(seed) == 0 {
-		seed = make([]byte, 32)
-		_, _ = rand.Read(seed)
-	}
-	v := resource.String(hex.EncodeToString(seed))
+	return v, ok, nil
+}
+
+func hasSecretOutputs(res *schema.Resource) bool {
 	for _, p := range res.Properties {
 		if p.Secret {
-			return resource.MakeSecret(v), true, nil
+			return true
 		}
 	}
-	return v, true, nil
+	return false
 }
 
 // source is the deterministic stream a resource's values are drawn from.
@@ -80,8 +88,9 @@ func newSource(inputs resource.Map) *source {
 }
 
 // opaqueID draws an ID that says nothing of a resource's value, for the types
-// whose pulumi-random ID is a constant or the secret itself: a constant ID
-// would give every replacement the same engine seed.
+// whose pulumi-random ID is a constant or the secret itself (a constant ID
+// would give every replacement the same engine seed), and for a value drawn
+// from a secret input.
 func (s *source) opaqueID() resource.ID {
 	b := make([]byte, 8)
 	_, _ = s.stream.Read(b)

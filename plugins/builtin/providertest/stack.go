@@ -112,6 +112,13 @@ func (s *Stack) Destroy() (*Run, error) {
 	return s.finish(res, false, steps), err
 }
 
+// Refresh reads every resource of the stack back from its provider.
+func (s *Stack) Refresh() (*Run, error) {
+	opts, steps := s.options(false)
+	res, err := deploy.Refresh(context.Background(), opts, s.Snapshot)
+	return s.finish(res, false, steps), err
+}
+
 // Find returns the live resource of the snapshot with the name, or nil.
 func (s *Stack) Find(name string) *resource.State {
 	if s.Snapshot == nil {
