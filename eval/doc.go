@@ -22,7 +22,11 @@
 // done, and registers the stack's outputs. Count and forEach expand
 // resources, invokes and modules into instances named web[0] and
 // web["key"]; an instance that refers to another node's instance by its own
-// key (web[count.index]) waits for that instance only. Configuration values
+// key (web[count.index]) waits for that instance only. Nothing secret may
+// name anything, since the state keeps names (in URNs) and IDs in plain
+// text: a secret forEach or key, name, import ID or read ID is an error at
+// its expression, while a secret count and secret values under plain keys
+// are allowed, as in Terraform. Configuration values
 // are checked by their Validations; Moved former names become aliases;
 // Removed resources are forgotten (Monitor.Forget). A node whose dependency failed fails silently, so that only
 // root errors are reported; errors come back as a *DiagnosticsError.

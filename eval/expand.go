@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/eval/values"
 )
 
 // expand evaluates a node's count or forEach and returns its instances. A
@@ -30,7 +32,7 @@ func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 	if !ok {
 		return single, nil, false
 	}
-	insts, known, diags := forEachInstances(val, exp.ForEach.Range())
+	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.Dialect.Unsecret)
 	return s.expansion(v, keyed, known, diags, func() []*instance { return insts }, exp.ForEach.Range())
 }
 
@@ -66,7 +68,9 @@ func expansionWord(mode expansionMode) string {
 	return "forEach"
 }
 
-// countOf checks a count: a whole number, at least zero.
+// countOf checks a count: a whole number, at least zero. It may be secret,
+// as in Terraform: instances are named by their indices, so the count shows
+// in the instances' names only as their number.
 func countOf(val cty.Value, rng hcl.Range) (int, bool, hcl.Diagnostics) {
 	val, _ = val.Unmark()
 	if !val.IsKnown() {
@@ -98,14 +102,20 @@ func countInstances(n int) []*instance {
 }
 
 // forEachInstances makes one instance per key of a map or object, or per
-// string of a set, list or tuple of strings.
-func forEachInstances(val cty.Value, rng hcl.Range) ([]*instance, bool, hcl.Diagnostics) {
+// string of a set, list or tuple of strings. Keys name the instances, so a
+// secret forEach, or a secret key, is refused, as Terraform refuses them; a
+// map may hold secret values under plain keys. unsecret names how the
+// language makes a value plain, for the hint.
+func forEachInstances(val cty.Value, rng hcl.Range, unsecret string) ([]*instance, bool, hcl.Diagnostics) {
+	bad := func(detail string) ([]*instance, bool, hcl.Diagnostics) {
+		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid forEach", detail)}
+	}
+	if val.HasMark(values.Secret) {
+		return bad(secretKeys("forEach is secret, or derived from a secret.", unsecret))
+	}
 	val, _ = val.Unmark()
 	if !val.IsKnown() {
 		return nil, false, nil
-	}
-	bad := func(detail string) ([]*instance, bool, hcl.Diagnostics) {
-		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid forEach", detail)}
 	}
 	if val.IsNull() {
 		return bad("forEach is null; it must be a map, or a list or set of strings.")
@@ -122,13 +132,14 @@ func forEachInstances(val cty.Value, rng hcl.Range) ([]*instance, bool, hcl.Diag
 		if !byKey {
 			k = e
 		}
-		k, marks := k.Unmark()
+		if k.HasMark(values.Secret) {
+			return bad(secretKeys("forEach has a secret key.", unsecret))
+		}
+		k, _ = k.Unmark()
 		if !k.IsKnown() {
 			return nil, false, nil
 		}
 		switch {
-		case len(marks) > 0:
-			return bad("forEach has a secret key; keys become part of resource names, so they cannot be secret.")
 		case k.IsNull() || k.Type() != cty.String:
 			return bad(fmt.Sprintf("forEach has an element that is a %s; a list or set must hold strings, which become the keys.", k.Type().FriendlyName()))
 		case seen[k.AsString()]:
@@ -138,4 +149,11 @@ func forEachInstances(val cty.Value, rng hcl.Range) ([]*instance, bool, hcl.Diag
 		out = append(out, &instance{key: k, each: e, name: quoteKey(k.AsString()), done: make(chan struct{})})
 	}
 	return out, true, nil
+}
+
+// secretKeys explains a forEach refused for its secret keys, and what to do.
+func secretKeys(what, unsecret string) string {
+	return what + " Its keys would name the instances, in their URNs, which the state keeps in plain text. " +
+		"If the keys are not secret, make them plain with " + unsecret + " (a map may keep secret values under plain keys); " +
+		"otherwise key the instances by values that are not secret."
 }

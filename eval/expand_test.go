@@ -46,25 +46,31 @@ func TestForEachInstances(t *testing.T) {
 		known   bool
 		wantErr string
 	}{
-		"map":           {cty.MapVal(map[string]cty.Value{"b": str("2"), "a": str("1")}), `"a"=1 "b"=2`, true, ""},
-		"object":        {cty.ObjectVal(map[string]cty.Value{"x": cty.True}), `"x"=true`, true, ""},
-		"set":           {cty.SetVal([]cty.Value{str("p"), str("q")}), `"p"=p "q"=q`, true, ""},
-		"list":          {cty.TupleVal([]cty.Value{str("one")}), `"one"=one`, true, ""},
-		"empty":         {cty.EmptyObjectVal, ``, true, ""},
-		"unknown":       {cty.UnknownVal(cty.Map(cty.String)), ``, false, ""},
-		"unknown key":   {cty.SetVal([]cty.Value{cty.UnknownVal(cty.String)}), ``, false, ""},
-		"secret value":  {cty.MapVal(map[string]cty.Value{"k": str("v").Mark(values.Secret)}), `"k"=v`, true, ""},
-		"secret key":    {cty.TupleVal([]cty.Value{str("k").Mark(values.Secret)}), ``, true, "secret key"},
-		"number":        {cty.NumberIntVal(3), ``, true, "is a number"},
-		"numbers":       {cty.TupleVal([]cty.Value{cty.NumberIntVal(3)}), ``, true, "element that is a number"},
-		"duplicate":     {cty.TupleVal([]cty.Value{str("a"), str("a")}), ``, true, "twice"},
-		"null":          {cty.NullVal(cty.Map(cty.String)), ``, true, "null"},
-		"quoted":        {cty.TupleVal([]cty.Value{str(`a"b`)}), `"a\"b"=a"b`, true, ""},
-		"unicode order": {cty.TupleVal([]cty.Value{str("é"), str("e")}), `"é"=é "e"=e`, true, ""},
+		"map":              {cty.MapVal(map[string]cty.Value{"b": str("2"), "a": str("1")}), `"a"=1 "b"=2`, true, ""},
+		"object":           {cty.ObjectVal(map[string]cty.Value{"x": cty.True}), `"x"=true`, true, ""},
+		"set":              {cty.SetVal([]cty.Value{str("p"), str("q")}), `"p"=p "q"=q`, true, ""},
+		"list":             {cty.TupleVal([]cty.Value{str("one")}), `"one"=one`, true, ""},
+		"empty":            {cty.EmptyObjectVal, ``, true, ""},
+		"unknown":          {cty.UnknownVal(cty.Map(cty.String)), ``, false, ""},
+		"unknown key":      {cty.SetVal([]cty.Value{cty.UnknownVal(cty.String)}), ``, false, ""},
+		"secret value":     {cty.MapVal(map[string]cty.Value{"k": str("v").Mark(values.Secret)}), `"k"=v`, true, ""},
+		"secret key":       {cty.TupleVal([]cty.Value{str("k").Mark(values.Secret)}), ``, true, "has a secret key"},
+		"secret map":       {cty.MapVal(map[string]cty.Value{"k": str("v")}).Mark(values.Secret), ``, true, "forEach is secret"},
+		"secret set":       {cty.SetVal([]cty.Value{str("k").Mark(values.Secret), str("l")}), ``, true, "forEach is secret"},
+		"secret object":    {cty.ObjectVal(map[string]cty.Value{"k": str("v")}).Mark(values.Secret), ``, true, "forEach is secret"},
+		"secret unknown":   {cty.UnknownVal(cty.Map(cty.String)).Mark(values.Secret), ``, true, "forEach is secret"},
+		"output key":       {cty.TupleVal([]cty.Value{str("k").Mark(values.Dep{URN: "urn:pulumi:dev::p::t::a"})}), `"k"=k`, true, ""},
+		"secret attribute": {cty.ObjectVal(map[string]cty.Value{"k": str("v").Mark(values.Secret), "l": str("w")}), `"k"=v "l"=w`, true, ""},
+		"number":           {cty.NumberIntVal(3), ``, true, "is a number"},
+		"numbers":          {cty.TupleVal([]cty.Value{cty.NumberIntVal(3)}), ``, true, "element that is a number"},
+		"duplicate":        {cty.TupleVal([]cty.Value{str("a"), str("a")}), ``, true, "twice"},
+		"null":             {cty.NullVal(cty.Map(cty.String)), ``, true, "null"},
+		"quoted":           {cty.TupleVal([]cty.Value{str(`a"b`)}), `"a\"b"=a"b`, true, ""},
+		"unicode order":    {cty.TupleVal([]cty.Value{str("é"), str("e")}), `"é"=é "e"=e`, true, ""},
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
-			insts, known, diags := forEachInstances(test.val, hcl.Range{})
+			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "unsecret()")
 			if test.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags[0].Detail, test.wantErr) {
 					t.Fatalf("wrong diagnostics\ngot:  %v\nwant: %s", diags, test.wantErr)

@@ -326,4 +326,7 @@ type Dialect struct {
 	// snake_case); the outputs of resources and functions are read under
 	// these names. Nil keeps the schema's names.
 	PropertyName func(string) string
+	// Unsecret is how the language makes a secret value plain, for hints
+	// ("nonsensitive()").
+	Unsecret string
 }

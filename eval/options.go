@@ -50,8 +50,19 @@ func knownResources(v cty.Value) bool {
 	return true
 }
 
-// known evaluates e, whose value is usable when known says so.
+// known evaluates e, whose value is usable when known says so, and returns
+// it without its marks.
 func (o *optionReader) known(e hcl.Expression, known func(cty.Value) bool) (cty.Value, bool) {
+	v, ok := o.marked(e, known)
+	if !ok {
+		return cty.NilVal, false
+	}
+	v, _ = v.UnmarkDeep()
+	return v, !v.IsNull()
+}
+
+// marked evaluates e, whose value is usable when known says so.
+func (o *optionReader) marked(e hcl.Expression, known func(cty.Value) bool) (cty.Value, bool) {
 	if e == nil {
 		return cty.NilVal, false
 	}
@@ -66,8 +77,7 @@ func (o *optionReader) known(e hcl.Expression, known func(cty.Value) bool) (cty.
 		}
 		return cty.NilVal, false
 	}
-	v, _ = v.UnmarkDeep()
-	return v, !v.IsNull()
+	return v, true
 }
 
 func (o *optionReader) fail(e hcl.Expression, detail string) {
@@ -102,6 +112,29 @@ func (o *optionReader) string(e hcl.Expression) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// importID reads the ID of the resource to adopt. The state keeps IDs in
+// plain text, so it cannot be secret.
+func (o *optionReader) importID(e hcl.Expression) resource.ID {
+	v, ok := o.marked(e, cty.Value.IsWhollyKnown)
+	switch {
+	case !ok:
+		return ""
+	case v.HasMark(values.Secret):
+		o.fail(e, fmt.Sprintf("The import ID is secret, or derived from a secret, but it becomes the resource's ID, which the state keeps in plain text. "+
+			"If it is not secret, make it plain with %s.", o.s.r.prog.Dialect.Unsecret))
+		return ""
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return ""
+	}
+	if v.Type() != cty.String {
+		o.wrongType(e, "a string", v)
+		return ""
+	}
+	return resource.ID(v.AsString())
 }
 
 // strings reads a list of strings (or a single string).
@@ -432,7 +465,7 @@ func (o *optionReader) read(opts *ResourceOptions, req *deploy.RegisterRequest) 
 	req.Providers = o.providers(opts.Providers)
 	req.Version = o.string(opts.Version)
 	req.PluginDownloadURL = o.string(opts.PluginDownloadURL)
-	req.ImportID = resource.ID(o.string(opts.Import))
+	req.ImportID = o.importID(opts.Import)
 	req.ReplaceWith = o.urns(opts.ReplaceWith)
 	req.ReplacementTrigger = o.trigger(opts.ReplacementTrigger)
 	req.HideDiffs = o.strings(opts.HideDiffs)

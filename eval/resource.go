@@ -91,6 +91,16 @@ func (s *scopeRun) read(ctx context.Context, r *Resource, req *deploy.RegisterRe
 			id = values.FromEngine(n)
 		}
 	}
+	if id.HasMark(values.Secret) {
+		rng, what := r.NameRange, "The name of the stack that "+r.Decl.String()+" reads"
+		if r.Get != nil {
+			rng, what = r.Get.ID.Range(), "The ID of "+r.Decl.String()
+		}
+		s.r.report(hcl.Diagnostics{errorDiag(rng, "Invalid resource ID", fmt.Sprintf(
+			"%s is secret, or derived from a secret, but it becomes the resource's ID, which the state keeps in plain text. "+
+				"If it is not secret, make it plain with %s.", what, s.r.prog.Dialect.Unsecret))})
+		return cty.DynamicVal, false
+	}
 	id, _ = id.Unmark()
 	if !id.IsKnown() {
 		return cty.DynamicVal, true // a preview: the ID comes from a resource not created yet
@@ -156,6 +166,12 @@ func (s *scopeRun) logicalName(v *vertex, d *Decl, e hcl.Expression, in *instanc
 	}
 	val, ok := s.eval(ectx, e)
 	if !ok {
+		return "", false
+	}
+	if val.HasMark(values.Secret) {
+		s.r.report(hcl.Diagnostics{errorDiag(e.Range(), "Invalid resource name", fmt.Sprintf(
+			"The name of %s is secret, or derived from a secret, but a name is part of the resource's URN, which the state keeps in plain text. "+
+				"Give a name that is not secret, or make it plain with %s if it is not one.", d, s.r.prog.Dialect.Unsecret))})
 		return "", false
 	}
 	val, _ = val.Unmark()

@@ -31,7 +31,7 @@ type Options struct {
 
 // dialect is how HCL names the parts of a resource, for hints.
 var dialect = eval.Dialect{OptionNames: optionNames(), OptionsBlock: "pulumi", PropertiesBlock: "the resource block",
-	PropertyName: snake}
+	PropertyName: snake, Unsecret: "nonsensitive()"}
 
 // Load reads the HCL program of the project in dir: every *.hcl file of
 // the folder, and the files of the local modules they call. It returns the

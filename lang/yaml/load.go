@@ -20,7 +20,8 @@ type Options struct {
 }
 
 // dialect is how YAML names the parts of a resource, for hints.
-var dialect = eval.Dialect{OptionNames: optionNames, OptionsBlock: "options", PropertiesBlock: "properties"}
+var dialect = eval.Dialect{OptionNames: optionNames, OptionsBlock: "options", PropertiesBlock: "properties",
+	Unsecret: "fn::unsecret"}
 
 // Load reads the YAML program of the project in dir: Pulumi.yaml, the
 // program in Main.yaml (or Main.yml, Main.json) of the main folder when
