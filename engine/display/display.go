@@ -21,6 +21,7 @@ type Display struct {
 	run    *run
 	out    *errWriter
 	render renderer
+	plain  plainSecrets
 	closed bool
 	stop   chan struct{}
 	ticker sync.WaitGroup
@@ -53,7 +54,7 @@ func newDisplay(opts Options, now func() time.Time) *Display {
 	if opts.ShowSecrets {
 		opts.Masker = nil
 	}
-	d := &Display{run: newRun(opts, now), out: &errWriter{w: opts.Masker.Writer(opts.Out)}, stop: make(chan struct{})}
+	d := &Display{run: newRun(opts, now), out: &errWriter{w: opts.Masker.Writer(opts.Out)}, plain: plainSecrets{}, stop: make(chan struct{})}
 	p := painter(opts.Color)
 	switch {
 	case opts.JSON:
@@ -87,6 +88,10 @@ func (d *Display) Handle(e deploy.Event) {
 	e = mask(e, d.run.opts.Masker)
 	d.run.record(e)
 	d.render.event(e)
+	if w, ok := d.plain.warning(e, d.run.opts.Masker); ok {
+		d.run.record(w)
+		d.render.event(w)
+	}
 }
 
 // hidden reports whether a step is hidden: as in Pulumi, default providers

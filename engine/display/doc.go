@@ -12,7 +12,9 @@
 // update with old → new per property, "+-" replace with the properties that
 // forced it, "-" delete, "=" import; secrets as [secret] unless shown,
 // unknowns as (known after apply), and never the paths a resource hides
-// from diffs.
+// from diffs. The text of a secret is masked wherever it turns up, names
+// and IDs included; as the state keeps those in plain text, a resource
+// whose name or ID holds a secret's text gets a warning saying so.
 //
 //	color, err := display.ColorEnabled(flags.Color, isTTY)
 //	d := display.New(display.Options{
