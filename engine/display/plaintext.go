@@ -27,7 +27,8 @@ func (w plainSecrets) warning(e deploy.Event, m *secrets.Masker) (deploy.DiagEve
 			"which the state keeps in plain text. Give it a name (or forEach key) that is not secret."
 	case st != nil && masked(string(st.ID)):
 		msg = "Its ID holds the text of a secret, shown here as " + secrets.Masked + ", but the state keeps IDs in plain text. " +
-			"Its provider makes the ID of the resource's inputs: give those values that are not secret."
+			"Its provider likely made the ID of a secret input: give that input a value that is not secret or, for a random " +
+			"resource created before its input turned secret, replace it (cairn up --replace) to draw an opaque ID."
 	default:
 		return deploy.DiagEvent{}, false
 	}
