@@ -21,7 +21,9 @@
 // process it started are killed, as they are when the engine signals
 // cancellation. A preview runs nothing: a create or update that would run a
 // command has unknown stdout and stderr. command:local:run runs its command
-// every time, previews included. Neither autonames anything.
+// every time, previews included. Neither autonames anything. A Command's ID
+// is its name with a random suffix: none of its inputs, secret or not,
+// shows in it.
 //
 // The logging input is accepted and checked, but a provider has no channel
 // to the deployment's log yet, so nothing is logged.
