@@ -40,9 +40,8 @@
 // RandomInteger's its result, RandomPet's the name, the UUIDs' the UUID.
 // RandomPassword, RandomBytes and RandomShuffle get an opaque ID drawn with
 // the value, where pulumi-random has "none", the secret bytes themselves and
-// "-": no ID reveals a secret, and each replacement has a new ID (the engine
-// derives a replacement's seed from the old ID, so a constant ID would give
-// every replacement the same seed). A resource whose values derive from a
+// "-": no ID reveals a secret, and each replacement has a new ID, so that
+// the old and the new resource are told apart while both exist. A resource whose values derive from a
 // secret input gets an opaque ID too, whatever its type, since an ID is
 // kept and shown in plain text. A RandomPet's name is its ID, so a pet with a
 // secret prefix, separator or length is named by a token: to keep a secret
