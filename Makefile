@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test build vet fmt bench demo
+.PHONY: test build vet fmt bench demo docs
 
 # test runs the whole suite: formatting, vet and every test. Tests that check
 # Cairn against Pulumi's own binaries skip without them (go test shows no
@@ -20,6 +20,11 @@ vet:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# docs regenerates the command reference in docs/cli from the command tree
+# of cmd/cairn; TestCLIReference (part of make test) fails when it is stale.
+docs:
+	$(GO) test ./cmd/cairn -run '^TestCLIReference$$' -count=1 -update
 
 # bench builds cairn and the latency provider, then measures whole-process
 # runs on generated stacks and prints a markdown table (see BENCHMARKS.md;
