@@ -61,7 +61,7 @@ func checkArgs(c *cli.Context) error {
 	min, max := 0, 0
 	for _, a := range strings.Fields(c.Command.ArgsUsage) {
 		switch {
-		case strings.HasSuffix(a, "..."):
+		case strings.HasSuffix(strings.TrimSuffix(a, "]"), "..."):
 			max = -1
 		case strings.HasPrefix(a, "["):
 			max++

@@ -101,8 +101,10 @@ type Options struct {
 	// changes, whether the update would follow the plan.
 	Plan *plan.Plan
 
-	// PreviewOnly refreshes (or destroys) without changing anything; it is
-	// DryRun for operations that do not run a program.
+	// ClearPendingCreates makes a refresh drop the pending creates it finds
+	// (their resources were never seen to exist); ImportPendingCreates
+	// instead adopts the resource of a pending create by the ID given for
+	// its URN.
 	ClearPendingCreates  bool
 	ImportPendingCreates map[resource.URN]resource.ID
 }

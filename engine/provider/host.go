@@ -57,9 +57,9 @@ func (fs Factories) Load(ctx context.Context, pkg, version string) (Provider, er
 	return best.New(ctx)
 }
 
-// Select returns the newest factory of pkg compatible with version, following
-// the seed's lookup: among factories of the package whose version is
-// compatible, the newest wins.
+// Select returns the newest factory of pkg compatible with version, as
+// Pulumi's engine looks plugins up: among factories of the package whose
+// version is compatible, the newest wins.
 func Select(fs []Factory, pkg, version string) (Factory, bool) {
 	var best Factory
 	found := false

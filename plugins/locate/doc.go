@@ -1,7 +1,7 @@
 // Package locate finds plugin binaries on disk: resource providers
 // (pulumi-resource-<name>) and language hosts (pulumi-language-<name>).
 //
-// Three places are searched, as Pulumi does and the design says:
+// Three places are searched, as Pulumi searches them:
 //
 //   - Cairn's plugin folder, $CAIRN_HOME/plugins (default ~/.cairn/plugins),
 //     which may hold binaries directly or in versioned folders;
