@@ -16,6 +16,7 @@ var backendScenarios = []string{
 	"expect_no_changes",
 	"import_command",
 	"locked_stack",
+	"pending_cleared_after_kill",
 	"refresh",
 	"secrets_command_output",
 	"secrets_masked",
