@@ -18,6 +18,8 @@ var backendScenarios = []string{
 	"locked_stack",
 	"pending_cleared_after_kill",
 	"refresh",
+	"retention_prune",
+	"retention_stack_rm",
 	"secrets_command_output",
 	"secrets_masked",
 	"secrets_sweep",
