@@ -51,18 +51,25 @@ current stack: its last update, resource count and outputs.`,
 			},
 			{
 				Name: "rm", Usage: "remove a stack and its state", ArgsUsage: "[NAME]",
-				UsageText: "cairn stack rm dev --yes\ncairn stack rm dev --yes --force   # forget resources it still manages",
+				UsageText: "cairn stack rm dev --yes\ncairn stack rm dev --yes --force   # forget resources it still manages\n" +
+					"cairn stack rm dev --yes --purge   # and the states kept of it, for `cairn stack restore`",
+				Description: `The stack's states (its last one among them) are kept, so that
+` + "`cairn stack restore --stack NAME`" + ` can bring it back; --purge removes them
+too, and on a stack removed earlier removes what its removal kept. On a
+terminal, without --yes, Cairn offers to remove them.`,
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
 					&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "remove the stack even if it still has resources"},
+					&cli.BoolFlag{Name: "purge", Usage: "remove the states kept of the stack as well"},
 					&cli.BoolFlag{Name: "preserve-config", Usage: "keep Pulumi.<stack>.yaml"},
 				},
 				Action: stackRm,
 			},
 			{
 				Name: "history", Usage: "show the stack's operations, newest first", UsageText: "cairn stack history [--json]",
-				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print JSON"}},
-				Action: stackHistory,
+				Flags:       []cli.Flag{&cli.BoolFlag{Name: "json", Aliases: []string{"j"}, Usage: "print JSON"}},
+				Action:      stackHistory,
+				Subcommands: []*cli.Command{stackHistoryPruneCommand()},
 			},
 			stackRenameCommand(),
 			stackTagCommand(),
@@ -302,13 +309,22 @@ func stackRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.confirm(c, fmt.Sprintf("This removes stack %q and its state.", ref.Name)); err != nil {
+	purge := c.Bool("purge")
+	if exists, err := s.stackExists(ref); purge && err == nil && !exists {
+		return s.purgeRemoved(c, ref)
+	}
+	what := fmt.Sprintf("This removes stack %q and its state.", ref.Name)
+	if purge {
+		what = fmt.Sprintf("This removes stack %q, its state and every state kept of it.", ref.Name)
+	}
+	if err := s.confirm(c, what); err != nil {
 		return err
 	}
-	if err := s.backend.RemoveStack(c.Context, ref, c.Bool("force")); err != nil {
-		if errors.Is(err, backend.ErrStackNotFound) {
-			return fmt.Errorf("stack %q does not exist in project %s", ref.Name, ref.Project)
-		}
+	removed, err := s.backend.RemoveStack(c.Context, ref, backend.RemoveOptions{Force: c.Bool("force"), Purge: purge})
+	if errors.Is(err, backend.ErrStackNotFound) {
+		return fmt.Errorf("stack %q does not exist in project %s", ref.Name, ref.Project)
+	}
+	if err != nil {
 		return err
 	}
 	if !c.Bool("preserve-config") {
@@ -322,6 +338,44 @@ func stackRm(c *cli.Context) error {
 		}
 	}
 	fmt.Fprintf(s.stdout, "Stack %q has been removed.\n", ref.Name)
+	return s.reportKept(c, ref, removed)
+}
+
+// reportKept says what a stack's removal kept or purged and, on a
+// terminal, offers to remove what it kept.
+func (s *session) reportKept(c *cli.Context, ref backend.StackRef, removed backend.Removed) error {
+	if removed.Purged > 0 {
+		fmt.Fprintf(s.stdout, "Removed the %d state%s kept of it.\n", removed.Purged, plural(removed.Purged))
+	}
+	if removed.Kept == 0 {
+		return nil
+	}
+	fmt.Fprintf(s.stdout, "Kept %d state%s of %s in %s, for `cairn stack restore --stack %s`; "+
+		"remove them with `cairn stack rm --purge %s`.\n", removed.Kept, plural(removed.Kept), ref.Name, removed.Where, ref.Name, ref.Name)
+	if c.Bool("yes") || !s.interactive() || !s.ask(fmt.Sprintf("Remove the states kept of %s now?", ref.Name)) {
+		return nil
+	}
+	purged, err := s.backend.RemoveStack(c.Context, ref, backend.RemoveOptions{Purge: true})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.stdout, "Removed the %d state%s kept of it.\n", purged.Purged, plural(purged.Purged))
+	return nil
+}
+
+// purgeRemoved removes the states kept of a stack removed earlier.
+func (s *session) purgeRemoved(c *cli.Context, ref backend.StackRef) error {
+	if err := s.confirm(c, fmt.Sprintf("This removes the states kept of the removed stack %q.", ref.Name)); err != nil {
+		return err
+	}
+	purged, err := s.backend.RemoveStack(c.Context, ref, backend.RemoveOptions{Purge: true})
+	if errors.Is(err, backend.ErrStackNotFound) {
+		return fmt.Errorf("stack %q does not exist in project %s, and no state of it is kept", ref.Name, ref.Project)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.stdout, "Removed the %d state%s kept of the removed stack %q.\n", purged.Purged, plural(purged.Purged), ref.Name)
 	return nil
 }
 
@@ -334,13 +388,20 @@ func (s *session) confirm(c *cli.Context, what string) error {
 	if !s.interactive() {
 		return &exitError{code: 1, msg: fmt.Sprintf("`%s` needs confirmation, but this is not an interactive terminal; pass --yes to go ahead", commandPath(c))}
 	}
-	fmt.Fprintf(s.stderr, "%s Do you want to go ahead? [y/N] ", what)
-	var answer string
-	fmt.Fscanln(s.stdin, &answer)
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+	if !s.ask(what + " Do you want to go ahead?") {
 		return &exitError{code: 1, msg: "cancelled"}
 	}
 	return nil
+}
+
+// ask asks a question on the terminal; the answer is no unless the user
+// says yes.
+func (s *session) ask(question string) bool {
+	fmt.Fprintf(s.stderr, "%s [y/N] ", question)
+	var answer string
+	fmt.Fscanln(s.stdin, &answer)
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
 }
 
 func stackHistory(c *cli.Context) error {
@@ -359,6 +420,7 @@ func stackHistory(c *cli.Context) error {
 		fmt.Fprintln(s.stdout, "The stack has no history yet.")
 		return nil
 	}
+
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "VERSION\tKIND\tSTART\tDURATION\tRESULT\tCHANGES\tMESSAGE")
 	for _, r := range recs {
@@ -370,7 +432,13 @@ func stackHistory(c *cli.Context) error {
 			fmt.Fprintf(w, "\t%s policy %s/%s violated by %s\n", p.EnforcementLevel, p.PolicyPackName, p.PolicyName, cmp.Or(string(p.ResourceURN), "the stack"))
 		}
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if oldest := recs[len(recs)-1].Version; oldest > 1 {
+		fmt.Fprintf(s.stdout, "Versions 1 to %d were pruned.\n", oldest-1)
+	}
+	return nil
 }
 
 // changeText renders counts by kind: "2 created, 1 updated".

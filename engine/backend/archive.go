@@ -9,8 +9,9 @@ import (
 // backend: its history, each operation with the state it wrote, and its
 // current state.
 type Archive struct {
-	// Versions are the stack's operations, oldest first (Versions[i] is
-	// version i+1).
+	// Versions are the stack's operations, oldest first, each numbered by
+	// its record's Version (the oldest is not 1 once the history was
+	// pruned).
 	Versions []ArchivedVersion
 	// State is the stack's current state, a Pulumi checkpoint.
 	State []byte
@@ -22,6 +23,19 @@ type ArchivedVersion struct {
 	Record HistoryRecord
 	// State is the checkpoint the operation wrote; nil if it was not kept.
 	State []byte
+}
+
+// VersionNumbers returns the version of each of the archive's operations:
+// its record's, or one past the previous where that does not increase (a
+// record that Pulumi wrote without one).
+func (a *Archive) VersionNumbers() []int {
+	out := make([]int, len(a.Versions))
+	prev := 0
+	for i, v := range a.Versions {
+		prev = max(v.Record.Version, prev+1)
+		out[i] = prev
+	}
+	return out
 }
 
 // Mover is a backend that stacks can be moved out of and into.

@@ -29,8 +29,10 @@ type Backend interface {
 	ListStacks(ctx context.Context, project string) ([]StackSummary, error)
 	// RemoveStack removes a stack and its history, under the stack's lock. It
 	// refuses, with *StackNotEmptyError, a stack that still has resources or
-	// pending operations unless force.
-	RemoveStack(ctx context.Context, ref StackRef, force bool) error
+	// pending operations unless opts.Force. The states the stack had are
+	// kept, for Restore, unless opts.Purge; with Purge, a stack removed
+	// earlier has what its removal kept removed.
+	RemoveStack(ctx context.Context, ref StackRef, opts RemoveOptions) (Removed, error)
 
 	// RenameStack gives a stack another name in its project, under its lock,
 	// with its history and backups; the URNs in its state follow, and the
@@ -70,6 +72,10 @@ type Backend interface {
 	Import(ctx context.Context, ref StackRef, d *state.UntypedDeployment, opts ImportOptions) error
 	// History returns one record per operation on the stack, newest first.
 	History(ctx context.Context, ref StackRef) ([]HistoryRecord, error)
+	// PruneHistory removes, under the stack's lock, the stack's operations
+	// but the newest opts.Keep from its history, the states they wrote and
+	// the states kept before them. It never removes the current state.
+	PruneHistory(ctx context.Context, ref StackRef, opts PruneOptions) (Pruned, error)
 	// Restore makes a backup the stack's state, under the stack's lock, and
 	// records that in the history: the state written by operation version
 	// (as History numbers them), or for version 0 the newest backup that can

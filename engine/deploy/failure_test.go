@@ -221,21 +221,26 @@ func TestPendingOperationsAfterInterruptedStep(t *testing.T) {
 	}
 	equal(t, "pending", sortStrings(kinds), []string{"creating b", "updating a"})
 
-	// The next update warns with the list; pending creates survive it, the
-	// pending update is resolved by it.
+	// The next update warns with the list and resolves the pending update;
+	// the pending create survives it, since it does not create b.
 	h.snap = crashed
 	h.provider("pkgA", nil)
-	h.mustUp(program(res("a", map[string]any{"x": 2}), res("b", nil)))
+	h.mustUp(program(res("a", map[string]any{"x": 2})))
 	warns := strings.Join(h.diags(SeverityWarning), "\n")
 	if !strings.Contains(warns, "interrupted while creating") || !strings.Contains(warns, urnOf("b").Name()) {
 		t.Errorf("warning = %q", warns)
 	}
 	equal(t, "pending after", len(h.snap.PendingOperations), 1)
+	kept := h.snap
 	// refresh --clear-pending-creates clears it.
 	if _, err := h.refresh(func(o *Options) { o.ClearPendingCreates = true }); err != nil {
 		t.Fatal(err)
 	}
 	equal(t, "pending after refresh", len(h.snap.PendingOperations), 0)
+	// So does an update that creates b.
+	h.snap = kept
+	h.mustUp(program(res("a", map[string]any{"x": 2}), res("b", nil)))
+	equal(t, "pending after b is created", len(h.snap.PendingOperations), 0)
 }
 
 type journalFunc func(snapshot.JournalEntry) error

@@ -9,6 +9,7 @@ type Builder struct {
 	base        []*resource.State
 	basePending []resource.Operation
 	pendingGone []bool
+	pendingAt   map[resource.URN][]int // base pending operations by their resource
 	baseGone    []bool
 	baseState   []*resource.State // replacement copies of base resources
 	added       []*added
@@ -25,7 +26,9 @@ type added struct {
 }
 
 // NewBuilder starts a builder over base (which it does not modify). Pending
-// operations of the base snapshot are kept when keep says so.
+// operations of the base snapshot are kept when keep says so, until an
+// entry resolves them: a step that creates, reads, imports or deletes their
+// resource, or a refresh of it.
 func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
 	b := &Builder{addedByOp: map[int64]*added{}, pending: map[int64]resource.Operation{}, keepPending: keep}
 	if base != nil {
@@ -35,6 +38,10 @@ func NewBuilder(base *Snapshot, keep func(resource.Operation) bool) *Builder {
 	}
 	b.baseGone = make([]bool, len(b.base))
 	b.pendingGone = make([]bool, len(b.basePending))
+	b.pendingAt = make(map[resource.URN][]int, len(b.basePending))
+	for i, op := range b.basePending {
+		b.pendingAt[op.Resource.URN] = append(b.pendingAt[op.Resource.URN], i)
+	}
 	b.baseState = make([]*resource.State, len(b.base))
 	return b
 }
@@ -49,6 +56,19 @@ func (b *Builder) baseAt(i int) *resource.State {
 	}
 	return b.baseState[i]
 }
+
+// resolve drops the base snapshot's pending operations on urn: a later
+// step created, found or deleted the resource, so what exists is known.
+func (b *Builder) resolve(urn resource.URN) {
+	for _, i := range b.pendingAt[urn] {
+		b.pendingGone[i] = true
+	}
+}
+
+// resolves reports whether an operation of this kind, once it succeeds,
+// settles what exists of its resource: an update does not (a pending create
+// of a resource being updated is that of a replacement).
+func resolves(t resource.OperationType) bool { return t != resource.OpUpdating }
 
 // Changed returns the current state of base resource i if an entry changed
 // it, else nil.
@@ -80,6 +100,7 @@ func (b *Builder) Apply(e JournalEntry) {
 	case EntryRefresh:
 		delete(b.pending, e.OperationID)
 		if i := e.RemoveOld; i != nil && *i < len(b.base) {
+			b.resolve(b.base[*i].URN)
 			if e.State == nil {
 				b.baseGone[*i] = true
 			} else {
@@ -95,6 +116,9 @@ func (b *Builder) Apply(e JournalEntry) {
 			b.seeds = *e.Seeds
 		}
 		return
+	}
+	if op, ok := b.pending[e.OperationID]; ok && resolves(op.Type) {
+		b.resolve(op.Resource.URN)
 	}
 	delete(b.pending, e.OperationID)
 	if i := e.RemoveOld; i != nil && *i < len(b.base) {

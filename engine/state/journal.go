@@ -20,6 +20,7 @@ type JournalEntryV1 struct {
 	DeleteOld             *int         `json:"deleteOld,omitempty"`
 	PendingReplacementOld *int         `json:"pendingReplacementOld,omitempty"`
 	TargetNew             *int64       `json:"targetNew,omitempty"`
+	ClearPending          *int         `json:"clearPending,omitempty"`
 	State                 *ResourceV3  `json:"state,omitempty"`
 	Digest                string       `json:"cairn_digest,omitempty"` // the state's resource.State.Digest
 	Operation             *OperationV2 `json:"operation,omitempty"`
@@ -50,6 +51,7 @@ func (e *Encoder) JournalEntry(je snapshot.JournalEntry) (*JournalEntryV1, error
 		DeleteOld:             je.MarkDeleteOld,
 		PendingReplacementOld: je.PendingReplacementOld,
 		TargetNew:             je.TargetNew,
+		ClearPending:          je.ClearPending,
 	}
 	var err error
 	if je.State != nil {
@@ -87,6 +89,7 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (snap
 		MarkDeleteOld:         je.DeleteOld,
 		PendingReplacementOld: je.PendingReplacementOld,
 		TargetNew:             je.TargetNew,
+		ClearPending:          je.ClearPending,
 	}
 	var err error
 	if je.State != nil {
@@ -113,7 +116,8 @@ func (d *Decoder) JournalEntry(je *JournalEntryV1, sp *SecretsProvidersV1) (snap
 // given in, to the snapshot the operation started from, and returns the
 // snapshot they lead to. Completed steps are kept; steps that began and did
 // not end become pending operations; of the base's pending operations only
-// the creates are kept, as after any operation.
+// the creates are kept, as after any operation, and only until a step
+// creates, finds or deletes their resource.
 func Replay(base *snapshot.Snapshot, entries []snapshot.JournalEntry) *snapshot.Snapshot {
 	sorted := append([]snapshot.JournalEntry(nil), entries...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Sequence < sorted[j].Sequence })

@@ -20,6 +20,7 @@ func TestJournalEntryRoundTrip(t *testing.T) {
 		{Kind: snapshot.EntryFailure, Sequence: 3, OperationID: 8},
 		{Kind: snapshot.EntryRefresh, Sequence: 4, OperationID: 9, RemoveOld: intp(0)},
 		{Kind: snapshot.EntryOutputs, Sequence: 5, OperationID: 7, TargetNew: int64p(7), State: full},
+		{Kind: snapshot.EntrySuccess, Sequence: 6, OperationID: 10, ClearPending: intp(1)},
 	}
 	for _, want := range tests {
 		je, err := testEncoder(false).JournalEntry(want)
@@ -41,7 +42,8 @@ func TestJournalEntryRoundTrip(t *testing.T) {
 		if got.Kind != want.Kind || got.Sequence != want.Sequence || got.OperationID != want.OperationID ||
 			!equalIntp(got.RemoveOld, want.RemoveOld) || !equalIntp(got.MarkDeleteOld, want.MarkDeleteOld) ||
 			!equalIntp(got.PendingReplacementOld, want.PendingReplacementOld) ||
-			!equalInt64p(got.RemoveNew, want.RemoveNew) || !equalInt64p(got.TargetNew, want.TargetNew) {
+			!equalInt64p(got.RemoveNew, want.RemoveNew) || !equalInt64p(got.TargetNew, want.TargetNew) ||
+			!equalIntp(got.ClearPending, want.ClearPending) {
 			t.Errorf("entry %s decoded as %+v, want %+v", data, got, want)
 		}
 		if (got.State == nil) != (want.State == nil) || want.State != nil && diffStates(got.State, want.State) != "" {
@@ -88,6 +90,48 @@ func TestReplay(t *testing.T) {
 	}
 	if len(pending) != 2 || pending[0] != "creating c" || pending[1] != "deleting a" {
 		t.Errorf("pending = %v, want [creating c, deleting a]", pending)
+	}
+}
+
+// A journal replayed after a crash resolves the base's pending creates as
+// the operation itself did: by creating the resource again, or by clearing
+// the create (refresh --clear-pending-creates).
+func TestReplayResolvesPendingCreates(t *testing.T) {
+	thing := func(name string) *resource.State {
+		return &resource.State{URN: urn("pkg:index:T", name), Type: "pkg:index:T", Inputs: resource.Map{}, Outputs: resource.Map{}}
+	}
+	base := &snapshot.Snapshot{PendingOperations: []resource.Operation{
+		{Resource: thing("made"), Type: resource.OpCreating},
+		{Resource: thing("cleared"), Type: resource.OpCreating},
+		{Resource: thing("left"), Type: resource.OpCreating},
+	}}
+	entries := []snapshot.JournalEntry{
+		{Kind: snapshot.EntryBegin, Sequence: 1, OperationID: 1, Operation: &resource.Operation{Resource: thing("made"), Type: resource.OpCreating}},
+		{Kind: snapshot.EntrySuccess, Sequence: 2, OperationID: 1, State: thing("made")},
+		{Kind: snapshot.EntrySuccess, Sequence: 3, OperationID: 2, ClearPending: intp(1)},
+	}
+	var lines []state.JournalEntryV1
+	for _, e := range entries {
+		je, err := testEncoder(false).JournalEntry(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, *je)
+	}
+	var decoded []snapshot.JournalEntry
+	for i := range lines {
+		e, err := state.NewDecoder(b64Manager{}).JournalEntry(&lines[i], &state.SecretsProvidersV1{Type: "b64"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded = append(decoded, e)
+	}
+	got := state.Replay(base, decoded)
+	if len(got.PendingOperations) != 1 || got.PendingOperations[0].Resource.URN.Name() != "left" {
+		t.Errorf("pending operations after replay = %+v, want only the create of left", got.PendingOperations)
+	}
+	if got.Find(urn("pkg:index:T", "made")) == nil {
+		t.Errorf("made is not in the replayed state")
 	}
 }
 

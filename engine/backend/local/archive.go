@@ -46,12 +46,16 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 		return nil, err
 	}
 	a := &backend.Archive{State: s.data, Tags: tags, Versions: make([]backend.ArchivedVersion, len(history))}
+	at := map[int]int{} // version → index in Versions
 	for i, rec := range history {
 		a.Versions[len(history)-1-i].Record = rec
 	}
+	for i, v := range a.VersionNumbers() {
+		at[v] = i
+	}
 	for _, bk := range backups {
-		if bk.version > 0 && bk.version <= len(a.Versions) {
-			if a.Versions[bk.version-1].State, err = os.ReadFile(bk.path); err != nil {
+		if i, ok := at[bk.version]; ok && bk.version > 0 {
+			if a.Versions[i].State, err = os.ReadFile(bk.path); err != nil {
 				return nil, err
 			}
 		}
@@ -74,9 +78,11 @@ func (b *Backend) Unarchive(ctx context.Context, ref backend.StackRef, a *backen
 	}
 	start := time.Now().UnixNano()
 	newest := ""
+	versions := a.VersionNumbers()
 	for i, v := range a.Versions {
 		ns := start + int64(i)
-		if err := b.record(ref, v.Record, ns); err != nil {
+		v.Record.Version = versions[i]
+		if err := b.writeRecord(ref, v.Record, ns); err != nil {
 			return err
 		}
 		if v.State == nil {

@@ -88,13 +88,13 @@ func TestStacks(t *testing.T) {
 	}
 
 	var notEmpty *backend.StackNotEmptyError
-	if err := b.RemoveStack(ctx, dev, false); !errors.As(err, &notEmpty) || notEmpty.Resources != 5 {
+	if _, err := b.RemoveStack(ctx, dev, backend.RemoveOptions{}); !errors.As(err, &notEmpty) || notEmpty.Resources != 5 {
 		t.Errorf("RemoveStack of a stack with resources = %v, want *StackNotEmptyError with 5", err)
 	}
-	if err := b.RemoveStack(ctx, prod, false); err != nil {
+	if _, err := b.RemoveStack(ctx, prod, backend.RemoveOptions{}); err != nil {
 		t.Errorf("RemoveStack of an empty stack: %v", err)
 	}
-	if err := b.RemoveStack(ctx, dev, true); err != nil {
+	if _, err := b.RemoveStack(ctx, dev, backend.RemoveOptions{Force: true}); err != nil {
 		t.Errorf("RemoveStack --force: %v", err)
 	}
 	if got, want := list(""), "other/dev:"; got != want {

@@ -21,7 +21,8 @@ import (
 // operation's history record, which gives it the operation's version.
 type stateBackup struct {
 	path    string
-	version int // 0 for a state kept without an operation (the first, a removed stack's)
+	ns      int64 // the time it is kept under
+	version int   // 0 for a state kept without an operation (the first, a removed stack's)
 }
 
 func (s stateBackup) String() string {
@@ -75,15 +76,15 @@ func (b *Backend) backups(ref backend.StackRef) ([]stateBackup, error) {
 	if err != nil {
 		return nil, err
 	}
-	versions := map[string]int{}
+	first := firstVersion(history)
+	versions := map[int64]int{}
 	for i, h := range history {
-		ns := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(h), ref.Name+"-"), historySuffix)
-		versions[ns] = i + 1
+		versions[historyTime(ref, h)] = first + i
 	}
 	out := make([]stateBackup, 0, len(files))
 	for _, f := range files {
-		ns := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), ref.Name+"."), ".json")
-		out = append(out, stateBackup{path: f, version: versions[ns]})
+		ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), ref.Name+"."), ".json"), 10, 64)
+		out = append(out, stateBackup{path: f, ns: ns, version: versions[ns]})
 	}
 	return out, nil
 }
@@ -153,7 +154,7 @@ func (b *Backend) pickBackup(ref backend.StackRef, version int) (stateBackup, []
 	if err != nil {
 		return stateBackup{}, nil, err
 	}
-	var have []string
+	var have []int
 	for _, bk := range backups {
 		if bk.version == version {
 			data, err := os.ReadFile(bk.path)
@@ -166,9 +167,16 @@ func (b *Backend) pickBackup(ref backend.StackRef, version int) (stateBackup, []
 			return bk, data, nil
 		}
 		if bk.version > 0 {
-			have = append(have, strconv.Itoa(bk.version))
+			have = append(have, bk.version)
 		}
 	}
-	return stateBackup{}, nil, fmt.Errorf("stack %s has no backup of version %d; it has versions %s (see `cairn stack history`)",
-		ref, version, strings.Join(have, ", "))
+	history, err := b.historyFiles(ref)
+	if err != nil {
+		return stateBackup{}, nil, err
+	}
+	oldest := 0
+	if len(history) > 0 {
+		oldest = firstVersion(history)
+	}
+	return stateBackup{}, nil, backend.NoVersionError(ref, version, oldest, have)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 )
@@ -47,6 +48,27 @@ func (b *Backend) historyFiles(ref backend.StackRef) ([]string, error) {
 	return files, err
 }
 
+// historyTime is the time, in nanoseconds, in the name of a history record
+// file of the stack.
+func historyTime(ref backend.StackRef, path string) int64 {
+	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), ref.Name+"-"), historySuffix), 10, 64)
+	return ns
+}
+
+// firstVersion is the version of the oldest of the stack's history records
+// (files, oldest first), which numbers the others in order: 1, unless
+// older ones were pruned.
+func firstVersion(files []string) int {
+	if len(files) == 0 {
+		return 1
+	}
+	var rec backend.HistoryRecord
+	if data, err := os.ReadFile(files[0]); err != nil || json.Unmarshal(data, &rec) != nil || rec.Version < 1 {
+		return 1
+	}
+	return rec.Version
+}
+
 // record appends a record to the stack's history, numbering it, under the
 // time ns.
 func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord, ns int64) error {
@@ -54,7 +76,12 @@ func (b *Backend) record(ref backend.StackRef, rec backend.HistoryRecord, ns int
 	if err != nil {
 		return err
 	}
-	rec.Version = len(files) + 1
+	rec.Version = firstVersion(files) + len(files)
+	return b.writeRecord(ref, rec, ns)
+}
+
+// writeRecord writes a history record, numbered, under the time ns.
+func (b *Backend) writeRecord(ref backend.StackRef, rec backend.HistoryRecord, ns int64) error {
 	data, err := json.MarshalIndent(rec, "", "    ")
 	if err != nil {
 		return err

@@ -202,7 +202,7 @@ func TestRemovedLockStopsFinish(t *testing.T) {
 	if err := other.Import(ctx, ref, exported, backend.ImportOptions{}); err == nil || !strings.Contains(err.Error(), "is running") {
 		t.Fatalf("Import beside a running operation = %v, want an error saying it is running", err)
 	}
-	if err := other.RemoveStack(ctx, ref, true); err == nil || !strings.Contains(err.Error(), "is running") {
+	if _, err := other.RemoveStack(ctx, ref, backend.RemoveOptions{Force: true}); err == nil || !strings.Contains(err.Error(), "is running") {
 		t.Fatalf("RemoveStack --force beside a running operation = %v, want an error saying it is running", err)
 	}
 

@@ -99,28 +99,31 @@ func (b *Backend) hasHistory(ref backend.StackRef) bool {
 	return err != nil || len(files) > 0
 }
 
-// RemoveStack implements backend.Backend. The last state is kept in the
-// stack's backups directory.
-func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
+// RemoveStack implements backend.Backend. The stack's backups, its last
+// state among them, are kept in its backups directory unless opts.Purge.
+func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, opts backend.RemoveOptions) (backend.Removed, error) {
+	if _, err := b.statStack(ref); opts.Purge && errors.Is(err, backend.ErrStackNotFound) {
+		return b.purge(ctx, ref)
+	}
 	lock, err := b.Lock(ctx, ref)
 	if err != nil {
-		return err
+		return backend.Removed{}, err
 	}
 	defer lock.Release()
 	if err := b.checkJournalIdle(ref); err != nil {
-		return err
+		return backend.Removed{}, err
 	}
 	s, err := b.read(ref)
-	if err != nil && !force {
-		return err
+	if err != nil && !opts.Force {
+		return backend.Removed{}, err
 	}
-	if !force {
+	if !opts.Force {
 		if err := s.shared().CheckEmpty(); err != nil {
-			return err
+			return backend.Removed{}, err
 		}
 	}
 	if err := b.keepCurrent(ref); err != nil {
-		return err
+		return backend.Removed{}, err
 	}
 	for _, remove := range []func() error{
 		func() error { return os.Remove(b.layout.stack(ref)) },
@@ -129,8 +132,12 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 		func() error { return b.writeTags(ref, nil) },
 	} {
 		if err := remove(); err != nil {
-			return fmt.Errorf("removing stack %s: %w", ref, err)
+			return backend.Removed{}, fmt.Errorf("removing stack %s: %w", ref, err)
 		}
 	}
-	return nil
+	if opts.Purge {
+		return b.removeBackups(ref)
+	}
+	kept, err := b.backups(ref)
+	return backend.Removed{Kept: len(kept), Where: b.layout.backups(ref)}, err
 }

@@ -80,8 +80,9 @@ func (b *Backend) unarchive(ctx context.Context, tx pgx.Tx, ref backend.StackRef
 		return err
 	}
 	var current int64
+	versions := a.VersionNumbers()
 	for i, v := range a.Versions {
-		v.Record.Version = i + 1
+		v.Record.Version = versions[i]
 		record, err := json.Marshal(v.Record)
 		if err != nil {
 			return err

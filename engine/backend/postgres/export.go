@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -181,15 +180,19 @@ func (b *Backend) pickState(ctx context.Context, q querier, ref backend.StackRef
 	if version == 0 {
 		return keptState{}, fmt.Errorf("stack %s has no backup that can be read", ref)
 	}
-	rows, err = q.Query(ctx, `SELECT version::text FROM cairn_states WHERE project = $1 AND stack = $2 AND version > 0 ORDER BY version`,
+	rows, err = q.Query(ctx, `SELECT version FROM cairn_states WHERE project = $1 AND stack = $2 AND version > 0 ORDER BY version`,
 		ref.Project, ref.Name)
 	if err != nil {
 		return keptState{}, b.fail(err)
 	}
-	have, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	have, err := pgx.CollectRows(rows, pgx.RowTo[int])
 	if err != nil {
 		return keptState{}, b.fail(err)
 	}
-	return keptState{}, fmt.Errorf("stack %s has no backup of version %d; it has versions %s (see `cairn stack history`)",
-		ref, version, strings.Join(have, ", "))
+	var oldest int
+	if err := q.QueryRow(ctx, `SELECT coalesce(min(version), 0) FROM cairn_history WHERE project = $1 AND stack = $2`,
+		ref.Project, ref.Name).Scan(&oldest); err != nil {
+		return keptState{}, b.fail(err)
+	}
+	return keptState{}, backend.NoVersionError(ref, version, oldest, have)
 }

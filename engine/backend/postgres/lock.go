@@ -161,8 +161,10 @@ func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.Lo
 // Info implements backend.Lock.
 func (l *stackLock) Info() backend.LockInfo { return l.info }
 
-// Release implements backend.Lock: it removes the lock's row and closes
-// its session, which frees the advisory lock. An unfinished operation's
+// Release implements backend.Lock: it removes the lock's row, frees the
+// advisory lock and closes its session. (Closing alone frees the advisory
+// lock only once the server has seen the session end, which a Lock of this
+// process that follows at once could beat.) An unfinished operation's
 // journal stays, to be recovered by the next operation.
 func (l *stackLock) Release() error {
 	l.mu.Lock()
@@ -177,6 +179,9 @@ func (l *stackLock) Release() error {
 	ctx, cancel := l.b.bound(context.Background())
 	defer cancel()
 	_, err := l.conn.Exec(ctx, `DELETE FROM cairn_locks WHERE project = $1 AND stack = $2 AND token = $3`, l.ref.Project, l.ref.Name, l.token)
+	if err == nil {
+		_, err = l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, lockKey(l.ref))
+	}
 	broken := l.conn.IsClosed()
 	l.conn.Close(ctx)
 	if err != nil && !broken {

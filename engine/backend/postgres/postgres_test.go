@@ -109,6 +109,21 @@ func TestOneLockHolderAtOnce(t *testing.T) {
 	}
 }
 
+// A lock released is free at once: a Lock that follows in the same
+// process (as `cairn stack rm` purging what it kept does) gets it.
+func TestLockFreeOnceReleased(t *testing.T) {
+	b, _ := open(t, pgtest.New(t), postgres.Options{})
+	for i := range 20 {
+		lock, err := b.Lock(context.Background(), ref)
+		if err != nil {
+			t.Fatalf("Lock %d right after a Release: %v", i, err)
+		}
+		if err := lock.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // When the holder's connection dies (the database terminates its session,
 // as when its process dies or its network goes), the lock is free at once,
 // and the old holder can write nothing more.

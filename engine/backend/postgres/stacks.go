@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -146,19 +147,23 @@ func (b *Backend) heldLocks(ctx context.Context) (map[int64]bool, error) {
 }
 
 // RemoveStack implements backend.Backend. The stack's states are kept, for
-// `cairn stack restore`.
-func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force bool) error {
+// `cairn stack restore`, unless opts.Purge.
+func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, opts backend.RemoveOptions) (backend.Removed, error) {
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	if err := b.existingStack(ctx, ref); err != nil {
-		return err
+		if opts.Purge && errors.Is(err, backend.ErrStackNotFound) {
+			return b.purge(ctx, ref)
+		}
+		return backend.Removed{}, err
 	}
-	return b.underLock(ctx, ref, func(tx pgx.Tx) error {
+	var out backend.Removed
+	err := b.underLock(ctx, ref, func(tx pgx.Tx) error {
 		s, err := b.read(ctx, tx, ref)
-		if err != nil && !force {
+		if err != nil && !opts.Force {
 			return err
 		}
-		if !force {
+		if !opts.Force {
 			if err := s.shared().CheckEmpty(); err != nil {
 				return err
 			}
@@ -176,6 +181,19 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, force b
 				return b.fail(fmt.Errorf("removing stack %s: %w", ref, err))
 			}
 		}
+		if opts.Purge {
+			out.Purged, err = b.removeStates(ctx, tx, ref)
+			return err
+		}
+		out.Where = b.url
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM cairn_states WHERE project = $1 AND stack = $2`,
+			ref.Project, ref.Name).Scan(&out.Kept); err != nil {
+			return b.fail(err)
+		}
 		return nil
 	})
+	if err != nil {
+		return backend.Removed{}, err
+	}
+	return out, nil
 }
