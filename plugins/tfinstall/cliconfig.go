@@ -265,14 +265,18 @@ func readInstallation(b *hcl.Block) (*installation, error) {
 		if len(content.Blocks) > 0 && content.Blocks[0].DefRange.Start.Byte < a.Range.Start.Byte {
 			return nil, fmt.Errorf("%s: dev_overrides must come before the other installation methods: development overrides always take precedence", position(a.Range))
 		}
-		var overrides map[string]string
-		if diags := gohcl.DecodeExpression(a.Expr, nil, &overrides); diags.HasErrors() {
+		pairs, diags := hcl.ExprMap(a.Expr)
+		if diags.HasErrors() {
 			return nil, diagError(diags)
 		}
-		for src, dir := range overrides {
+		for _, kv := range pairs {
+			var src, dir string
+			if diags := append(gohcl.DecodeExpression(kv.Key, nil, &src), gohcl.DecodeExpression(kv.Value, nil, &dir)...); diags.HasErrors() {
+				return nil, diagError(diags)
+			}
 			p, err := ParseProvider(src)
 			if err != nil {
-				return nil, fmt.Errorf("%s: dev_overrides: %v", position(a.Range), err)
+				return nil, fmt.Errorf("%s: dev_overrides: %v", position(kv.Key.Range()), err)
 			}
 			in.devOverrides[p] = filepath.Clean(dir)
 		}

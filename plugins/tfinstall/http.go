@@ -65,7 +65,7 @@ func tokens(configured map[string]string) map[string]string {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		rest, ok := strings.CutPrefix(name, "TF_TOKEN_")
-		if !ok || rest == "" {
+		if !ok || rest == "" || value == "" {
 			continue
 		}
 		host := strings.ReplaceAll(strings.ReplaceAll(rest, "__", "-"), "_", ".")

@@ -78,6 +78,10 @@ func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	if in.log == nil {
 		in.log = func(string, ...any) {}
 	}
+	if dir := cfg.pluginCacheDir; dir != "" && !isDir(dir) {
+		in.log("the plugin cache %s does not exist: not using it", dir)
+		cfg.pluginCacheDir = ""
+	}
 	if cfg.installation != nil {
 		if dir, ok := cfg.installation.devOverrides[p]; ok {
 			return in.devOverride(dir)
@@ -138,6 +142,11 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 		listing := srcs
 		if in.opts.Offline {
 			listing = append([]source{cache}, srcs...)
+			if pc := in.cfg.pluginCacheDir; pc != "" && in.cfg.cacheMayBreak {
+				listing = append(listing, &fsMirror{dir: pc, what: "plugin cache"})
+			} else if pc != "" {
+				in.note(&fsMirror{dir: pc, what: "plugin cache"}, "not searched: it serves only versions the lock file records hashes of (unless plugin_cache_may_break_dependency_lock_file is set)")
+			}
 		}
 		if v, err = in.choose(ctx, listing); err != nil {
 			return nil, err
@@ -166,6 +175,10 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 			continue
 		}
 		f, err := src.fetch(ctx, in.p, v, tmp)
+		if err == errNotFound {
+			in.note(src, "no %s package of %s", platform, v)
+			continue
+		}
 		if errors.Is(err, errNotFound) {
 			in.note(src, "no %s package of %s (%v)", platform, v, err)
 			continue
@@ -199,8 +212,12 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 		}
 		vs, err := src.versions(ctx, in.p)
 		switch {
+		case err == errNotFound:
+			in.note(src, "no versions")
 		case errors.Is(err, errNotFound):
 			in.note(src, "no versions (%v)", err)
+		case err == nil && len(vs) == 0:
+			in.note(src, "no versions")
 		case err != nil:
 			in.note(src, "%v", err)
 			failed = true
