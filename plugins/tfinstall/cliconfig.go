@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // cliConfig is what provider installation takes from the Terraform CLI
@@ -49,21 +50,24 @@ type method struct {
 // ~/.tofurc, ~/.terraformrc and $XDG_CONFIG_HOME/opentofu/tofurc that
 // exists, plus every *.tfrc and *.tfrc.json in the configuration folder
 // (~/.terraform.d, or $XDG_CONFIG_HOME/opentofu) unless a file was named.
-// TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
-func loadCLIConfig(file string) (*cliConfig, error) {
+// A file the environment names that does not exist is only warned of, as
+// OpenTofu does. TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
+func loadCLIConfig(file string, log func(string, ...any)) (*cliConfig, error) {
 	cfg := &cliConfig{credentials: map[string]string{}, hosts: map[string]map[string]string{}}
-	named := file != ""
-	if !named {
-		file = cmpOrEnv("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG")
-		named = file != ""
-	}
 	var files []string
-	if named {
+	switch env := firstEnv("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"); {
+	case file != "":
 		if _, err := os.Stat(file); err != nil {
 			return nil, fmt.Errorf("the CLI configuration file: %w", err)
 		}
 		files = []string{file}
-	} else {
+	case env != "":
+		if _, err := os.Stat(env); err != nil {
+			log("the CLI configuration file TF_CLI_CONFIG_FILE names cannot be read, so none is used: %v", err)
+		} else {
+			files = []string{env}
+		}
+	default:
 		files = defaultCLIConfigFiles()
 	}
 	for _, f := range files {
@@ -80,7 +84,9 @@ func loadCLIConfig(file string) (*cliConfig, error) {
 	return cfg, nil
 }
 
-func cmpOrEnv(names ...string) string {
+// firstEnv returns the first of the environment variables named that is
+// set and not empty.
+func firstEnv(names ...string) string {
 	for _, n := range names {
 		if v := os.Getenv(n); v != "" {
 			return v
@@ -96,7 +102,7 @@ func defaultCLIConfigFiles() []string {
 	if err != nil {
 		return nil
 	}
-	xdgConfig := cmpOrEnv("XDG_CONFIG_HOME")
+	xdgConfig := os.Getenv("XDG_CONFIG_HOME")
 	if xdgConfig == "" {
 		xdgConfig = filepath.Join(home, ".config")
 	}
@@ -233,9 +239,21 @@ func (cfg *cliConfig) readHost(b *hcl.Block) error {
 	if diags.HasErrors() {
 		return diagError(diags)
 	}
-	var services map[string]string
-	if diags := gohcl.DecodeExpression(content.Attributes["services"].Expr, nil, &services); diags.HasErrors() {
+	expr := content.Attributes["services"].Expr
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
 		return diagError(diags)
+	}
+	if !val.CanIterateElements() || val.Type().IsListType() || val.Type().IsTupleType() || val.Type().IsSetType() {
+		return fmt.Errorf("%s: services must be an object of service ids and URLs", position(expr.Range()))
+	}
+	// Services other than URLs (login.v1 is an object) are no concern here.
+	services := map[string]string{}
+	for it := val.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		if v.Type() == cty.String && !v.IsNull() {
+			services[k.AsString()] = v.AsString()
+		}
 	}
 	cfg.hosts[hostKey(host)] = services
 	return nil

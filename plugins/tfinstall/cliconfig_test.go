@@ -1,6 +1,7 @@
 package tfinstall
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -21,6 +22,7 @@ credentials "App.Terraform.io" {
 host "private.example.com" {
   services = {
     "providers.v1" = "https://api.example.com/providers/"
+    "login.v1"     = { client = "terraform-cli" }
   }
 }
 
@@ -43,7 +45,7 @@ provider_installation {
   }
 }
 `))
-	cfg, err := loadCLIConfig(path)
+	cfg, err := loadCLIConfig(path, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func TestCLIConfigJSON(t *testing.T) {
     "direct": [{"exclude": ["hashicorp/null"]}]
   }
 }`))
-	cfg, err := loadCLIConfig(path)
+	cfg, err := loadCLIConfig(path, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,12 +146,13 @@ func TestCLIConfigErrors(t *testing.T) {
 }`, "cli.tfrc:3:5: dev_overrides: provider source \"a/b/c/d\""},
 		{`provider_installation {}
 provider_installation {}`, "cli.tfrc:2:1: a second provider_installation block; the CLI configuration may hold one, and the first is at"},
+		{`host "example.com" { services = ["x"] }`, "cli.tfrc:1:33: services must be an object"},
 		{`credentials "bad host" { token = "x" }`, `cli.tfrc:1:13: credentials block for "bad host": invalid hostname`},
 		{`plugin_cache_dir = 3 +`, "cli.tfrc:1:"},
 	}
 	for _, tt := range tests {
 		home := isolate(t)
-		_, err := loadCLIConfig(writeFile(t, filepath.Join(home, "cli.tfrc"), []byte(tt.src)))
+		_, err := loadCLIConfig(writeFile(t, filepath.Join(home, "cli.tfrc"), []byte(tt.src)), t.Logf)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s\n: %v\nwant an error saying %q", tt.src, err, tt.want)
 		}
@@ -165,7 +168,7 @@ func TestCLIConfigFiles(t *testing.T) {
 		extra := writeFile(t, filepath.Join(home, ".terraform.d", "extra.tfrc"), []byte(`credentials "example.com" { token = "t" }`))
 		creds := writeFile(t, filepath.Join(home, ".terraform.d", "credentials.tfrc.json"), []byte(`{"credentials": {"other.example.com": {"token": "u"}}}`))
 		writeFile(t, filepath.Join(home, ".terraform.d", "notes.txt"), []byte(`not HCL`))
-		cfg, err := loadCLIConfig("")
+		cfg, err := loadCLIConfig("", t.Logf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +182,7 @@ func TestCLIConfigFiles(t *testing.T) {
 	t.Run("terraformrc", func(t *testing.T) {
 		home := isolate(t)
 		rc := writeFile(t, filepath.Join(home, ".terraformrc"), nil)
-		if cfg, err := loadCLIConfig(""); err != nil || !reflect.DeepEqual(cfg.files, []string{rc}) {
+		if cfg, err := loadCLIConfig("", t.Logf); err != nil || !reflect.DeepEqual(cfg.files, []string{rc}) {
 			t.Errorf("got %v, %v", cfg.files, err)
 		}
 	})
@@ -187,7 +190,7 @@ func TestCLIConfigFiles(t *testing.T) {
 		home := isolate(t)
 		rc := writeFile(t, filepath.Join(home, "xdg_config_home", "opentofu", "tofurc"), nil)
 		extra := writeFile(t, filepath.Join(home, "xdg_config_home", "opentofu", "x.tfrc"), nil)
-		if cfg, err := loadCLIConfig(""); err != nil || !reflect.DeepEqual(cfg.files, []string{rc, extra}) {
+		if cfg, err := loadCLIConfig("", t.Logf); err != nil || !reflect.DeepEqual(cfg.files, []string{rc, extra}) {
 			t.Errorf("got %v, %v", cfg.files, err)
 		}
 	})
@@ -198,13 +201,18 @@ func TestCLIConfigFiles(t *testing.T) {
 		named := writeFile(t, filepath.Join(home, "ci.tfrc"), []byte(`plugin_cache_dir = "/ci"`))
 		t.Setenv("TF_CLI_CONFIG_FILE", named)
 		t.Setenv("TF_PLUGIN_CACHE_DIR", "/from/env")
-		cfg, err := loadCLIConfig("")
+		cfg, err := loadCLIConfig("", t.Logf)
 		if err != nil || !reflect.DeepEqual(cfg.files, []string{named}) || cfg.pluginCacheDir != "/from/env" {
 			t.Errorf("got %+v, %v", cfg, err)
 		}
 		t.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(home, "missing.tfrc"))
-		if _, err := loadCLIConfig(""); err == nil || !strings.Contains(err.Error(), "missing.tfrc") {
-			t.Errorf("a missing named file: %v", err)
+		var warned string
+		cfg, err = loadCLIConfig("", func(format string, args ...any) { warned = fmt.Sprintf(format, args...) })
+		if err != nil || len(cfg.files) != 0 || !strings.Contains(warned, "missing.tfrc") {
+			t.Errorf("a missing file in TF_CLI_CONFIG_FILE: %v, %v, warned %q", cfg.files, err, warned)
+		}
+		if _, err := loadCLIConfig(filepath.Join(home, "missing.tfrc"), t.Logf); err == nil || !strings.Contains(err.Error(), "missing.tfrc") {
+			t.Errorf("a missing file named in the options: %v", err)
 		}
 	})
 }

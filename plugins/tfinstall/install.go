@@ -70,14 +70,15 @@ func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	if opts.CacheDir == "" {
 		return nil, errors.New("installing Terraform providers needs a cache folder (Options.CacheDir)")
 	}
-	cfg, err := loadCLIConfig(opts.CLIConfigFile)
+	log := opts.Log
+	if log == nil {
+		log = func(string, ...any) {}
+	}
+	cfg, err := loadCLIConfig(opts.CLIConfigFile, log)
 	if err != nil {
 		return nil, err
 	}
-	in := &installer{opts: opts, cfg: cfg, p: p, cs: cs, log: opts.Log, client: newClient(opts.HTTPClient, cfg)}
-	if in.log == nil {
-		in.log = func(string, ...any) {}
-	}
+	in := &installer{opts: opts, cfg: cfg, p: p, cs: cs, log: log, client: newClient(opts.HTTPClient, cfg)}
 	if dir := cfg.pluginCacheDir; dir != "" && !isDir(dir) {
 		in.log("the plugin cache %s does not exist: not using it", dir)
 		cfg.pluginCacheDir = ""
@@ -131,28 +132,10 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 		in.looked = append(in.looked, fmt.Sprintf("the CLI configuration's provider_installation block (%s): no method includes %s", in.cfg.installation.at, in.p))
 	}
 	cache := &fsMirror{dir: in.opts.CacheDir, what: "Cairn's provider cache"}
-	var v Version
-	var want []string // the lock's hashes for v: the package must match one
-	if lv, err := ParseVersion(lock.Version); locked && err == nil && in.cs.Allows(lv) {
-		v, want = lv, knownHashes(lock.Hashes)
-	} else {
-		if locked {
-			in.log("%s locks %s at %s, which does not meet the constraints %q: selecting the version again", in.lockPath(), in.p, lock.Version, in.cs)
-		}
-		listing := srcs
-		if in.opts.Offline {
-			listing = append([]source{cache}, srcs...)
-			if pc := in.cfg.pluginCacheDir; pc != "" && in.cfg.cacheMayBreak {
-				listing = append(listing, &fsMirror{dir: pc, what: "plugin cache"})
-			} else if pc != "" {
-				in.note(&fsMirror{dir: pc, what: "plugin cache"}, "not searched: it serves only versions the lock file records hashes of (unless plugin_cache_may_break_dependency_lock_file is set)")
-			}
-		}
-		if v, err = in.choose(ctx, listing); err != nil {
-			return nil, err
-		}
+	v, want, err := in.version(ctx, lock, locked, srcs, cache)
+	if err != nil {
+		return nil, err
 	}
-
 	if pkg, h1, ok := in.fromCache(cache, v, want); ok {
 		return in.record(pkg, h1, nil, lock, locked)
 	}
@@ -175,12 +158,8 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 			continue
 		}
 		f, err := src.fetch(ctx, in.p, v, tmp)
-		if err == errNotFound {
-			in.note(src, "no %s package of %s", platform, v)
-			continue
-		}
 		if errors.Is(err, errNotFound) {
-			in.note(src, "no %s package of %s (%v)", platform, v, err)
+			in.absent(src, err, "no %s package of %s", platform, v)
 			continue
 		}
 		if err != nil {
@@ -200,6 +179,38 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 	return nil, in.nowhere(what)
 }
 
+// version returns the version to install: the locked one while it meets
+// the constraints, with the hashes locked for it, else the newest that
+// does across srcs, and offline across the folders on disk too.
+func (in *installer) version(ctx context.Context, lock Lock, locked bool, srcs []source, cache *fsMirror) (Version, []string, error) {
+	if locked {
+		if v, err := ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
+			return v, knownHashes(lock.Hashes), nil
+		}
+		in.log("%s locks %s at %s, which does not meet the constraints %q: selecting the version again", in.lockPath(), in.p, lock.Version, in.cs)
+	}
+	if in.opts.Offline {
+		srcs = append([]source{cache}, srcs...)
+		if pc := in.cfg.pluginCacheDir; pc != "" && in.cfg.cacheMayBreak {
+			srcs = append(srcs, &fsMirror{dir: pc, what: "plugin cache"})
+		} else if pc != "" {
+			in.note(&fsMirror{dir: pc, what: "plugin cache"}, "not searched: it serves only versions the lock file records hashes of (unless plugin_cache_may_break_dependency_lock_file is set)")
+		}
+	}
+	v, err := in.choose(ctx, srcs)
+	return v, nil, err
+}
+
+// absent notes that src has nothing of what is described, with the detail
+// err adds.
+func (in *installer) absent(src source, err error, format string, args ...any) {
+	what := fmt.Sprintf(format, args...)
+	if err != errNotFound {
+		what += " (" + err.Error() + ")"
+	}
+	in.note(src, "%s", what)
+}
+
 // choose returns the newest release meeting the constraints across srcs.
 // A source that cannot be asked makes the choice unsafe, so it fails.
 func (in *installer) choose(ctx context.Context, srcs []source) (Version, error) {
@@ -212,10 +223,8 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 		}
 		vs, err := src.versions(ctx, in.p)
 		switch {
-		case err == errNotFound:
-			in.note(src, "no versions")
 		case errors.Is(err, errNotFound):
-			in.note(src, "no versions (%v)", err)
+			in.absent(src, err, "no versions")
 		case err == nil && len(vs) == 0:
 			in.note(src, "no versions")
 		case err != nil:
@@ -373,13 +382,16 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return nil, "", err
 	}
-	if err := os.RemoveAll(final); err != nil { // a copy that did not match the lock
-		return nil, "", err
-	}
-	if err := os.Rename(dir, final); err != nil {
-		// Another installation may have put the same package there first.
-		if theirs, herr := packageHash(final); herr != nil || theirs != h1 {
+	// Another installation may have put the same package there first; a
+	// different one there did not match the lock file, and is replaced.
+	if theirs, err := packageHash(final); err != nil || theirs != h1 {
+		if err := os.RemoveAll(final); err != nil {
 			return nil, "", err
+		}
+		if err := os.Rename(dir, final); err != nil {
+			if theirs, herr := packageHash(final); herr != nil || theirs != h1 {
+				return nil, "", err
+			}
 		}
 	}
 	return &Package{Source: in.p.String(), Version: v.String(), Dir: final, Executable: filepath.Join(final, filepath.Base(exe))}, h1, nil

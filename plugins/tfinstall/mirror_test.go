@@ -360,12 +360,13 @@ func TestCredentials(t *testing.T) {
 }
 
 // TestConcurrentInstalls checks that providers installed at once are all
-// recorded in the lock file.
+// recorded in the lock file, and that installing one several times at
+// once leaves it whole.
 func TestConcurrentInstalls(t *testing.T) {
 	isolate(t)
 	w := newWorld(t)
 	mirror := t.TempDir()
-	types := []string{"a", "b", "c", "d", "e", "f"}
+	types := []string{"a", "b", "c", "d", "a", "a", "a"}
 	for _, typ := range types {
 		packedMirror(t, mirror, typ, "1.0.0")
 	}
@@ -374,22 +375,26 @@ func TestConcurrentInstalls(t *testing.T) {
 }`, mirror))
 	var wg sync.WaitGroup
 	errs := make([]error, len(types))
+	pkgs := make([]*Package, len(types))
 	for i, typ := range types {
 		wg.Go(func() {
-			_, errs[i] = Install(context.Background(), opts, Request{Source: "example.com/hashicorp/" + typ})
+			pkgs[i], errs[i] = Install(context.Background(), opts, Request{Source: "example.com/hashicorp/" + typ})
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for i, err := range errs {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if got := run(t, pkgs[i]); got != types[i]+" 1.0.0" {
+			t.Errorf("%s prints %q", pkgs[i].Executable, got)
 		}
 	}
 	locks, err := ReadLocks(opts.ProjectDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(locks) != len(types) {
-		t.Errorf("the lock file holds %d providers, want %d", len(locks), len(types))
+	if len(locks) != 4 {
+		t.Errorf("the lock file holds %d providers, want 4: %v", len(locks), locks)
 	}
 }
