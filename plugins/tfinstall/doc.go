@@ -33,8 +33,9 @@
 // with requests to that host only, never with archive downloads.
 //
 // The lock file in Options.ProjectDir is read and written in Terraform's
-// format, atomically. A version it locks is kept while it meets the
-// constraints. It records each package's h1: hash (golang.org/x/mod's
+// format, atomically, keeping the header of a file "terraform init" made,
+// so that Terraform, OpenTofu and Cairn can share it without churn. A
+// version it locks is kept while it meets the constraints. It records each package's h1: hash (golang.org/x/mod's
 // dirhash of the unpacked files) and, from a registry whose checksums are
 // signed, the zh: hashes (SHA-256 of the zips) of every platform, so the
 // file checks out on the team's other machines. A package that matches

@@ -92,10 +92,10 @@ func (m *fsMirror) fetch(_ context.Context, p Provider, v Version, _ string) (*f
 		return nil, errNotFound
 	}
 	if unpacked := filepath.Join(dir, v.String(), platform); isDir(unpacked) {
-		return &fetched{dir: unpacked, auth: "unpacked in " + m.String()}, nil
+		return &fetched{dir: unpacked, auth: "unauthenticated: a folder carries no checksums"}, nil
 	}
 	if zip := filepath.Join(dir, zipName(p, v)); isFile(zip) {
-		return &fetched{zip: zip, auth: "packed in " + m.String()}, nil
+		return &fetched{zip: zip, auth: "unauthenticated: a folder carries no checksums"}, nil
 	}
 	return nil, errNotFound
 }

@@ -347,6 +347,9 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 		if dir, err = os.MkdirTemp(tmp, "package-*"); err != nil {
 			return nil, "", err
 		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			return nil, "", err
+		}
 		if err := unzip(f.zip, dir); err != nil {
 			return nil, "", fmt.Errorf("unpacking %s %s from %s: %v", in.p, v, src, err)
 		}

@@ -150,16 +150,34 @@ func decodeLock(b *hcl.Block) (Lock, hcl.Diagnostics) {
 	return lock, nil
 }
 
+// defaultHeader opens a new lock file: OpenTofu's header.
+const defaultHeader = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n"
+
 // FormatLocks returns the lock file holding locks, laid out as Terraform
 // and OpenTofu write it: their header, then the providers sorted by
 // source, each with its version, constraints and sorted hashes.
-func FormatLocks(locks map[string]Lock) []byte {
+func FormatLocks(locks map[string]Lock) []byte { return formatLocks(locks, defaultHeader) }
+
+// lockHeader returns the header of the lock file content old, so that a
+// file "terraform init" made keeps saying so; OpenTofu's for a new file.
+func lockHeader(old []byte) string {
+	if !bytes.HasPrefix(old, []byte("# This file is maintained automatically by ")) {
+		return defaultHeader
+	}
+	var header []byte
+	for line := range bytes.Lines(old) {
+		if !bytes.HasPrefix(line, []byte("#")) {
+			break
+		}
+		header = append(header, line...)
+	}
+	return string(header)
+}
+
+func formatLocks(locks map[string]Lock, header string) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
-	body.AppendUnstructuredTokens(hclwrite.Tokens{
-		{Type: hclsyntax.TokenComment, Bytes: []byte("# This file is maintained automatically by \"tofu init\".\n")},
-		{Type: hclsyntax.TokenComment, Bytes: []byte("# Manual edits may be lost in future updates.\n")},
-	})
+	body.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte(header)}})
 	sources := make([]string, 0, len(locks))
 	for s := range locks {
 		sources = append(sources, s)
@@ -205,15 +223,24 @@ func sortedUnique(s []string) []string {
 // process, so that providers installed concurrently all get recorded.
 var lockFileMu sync.Mutex
 
-// WriteLocks replaces the lock file in projectDir with locks, atomically:
-// readers see the old file or the new one, never a part.
+// WriteLocks replaces the providers in projectDir's lock file with locks,
+// atomically: readers see the old file or the new one, never a part. An
+// unchanged file is not rewritten.
 func WriteLocks(projectDir string, locks map[string]Lock) error {
-	return writeFileAtomic(filepath.Join(projectDir, LockFileName), FormatLocks(locks))
+	path := filepath.Join(projectDir, LockFileName)
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	content := formatLocks(locks, lockHeader(old))
+	if bytes.Equal(old, content) {
+		return nil
+	}
+	return writeFileAtomic(path, content)
 }
 
 // updateLock records lock in projectDir's lock file, keeping the other
-// providers' blocks as they are on disk now; an unchanged file is not
-// rewritten.
+// providers' blocks as they are on disk now.
 func updateLock(projectDir string, lock Lock) error {
 	lockFileMu.Lock()
 	defer lockFileMu.Unlock()
@@ -222,12 +249,7 @@ func updateLock(projectDir string, lock Lock) error {
 		return err
 	}
 	locks[lock.Source] = lock
-	path := filepath.Join(projectDir, LockFileName)
-	content := FormatLocks(locks)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
-		return nil
-	}
-	return writeFileAtomic(path, content)
+	return WriteLocks(projectDir, locks)
 }
 
 // writeFileAtomic writes a temporary file beside path and renames it over

@@ -75,6 +75,34 @@ func TestLockFileRoundTrip(t *testing.T) {
 	}
 }
 
+// TestWriteLocksKeepsHeader checks that a lock file Terraform made keeps
+// Terraform's header, and that one whose content would not change is not
+// rewritten.
+func TestWriteLocksKeepsHeader(t *testing.T) {
+	dir := t.TempDir()
+	terraformMade := strings.Replace(openTofuLockFile, `"tofu init"`, `"terraform init"`, 1)
+	path := writeFile(t, filepath.Join(dir, LockFileName), []byte(terraformMade))
+	before, _ := os.Stat(path)
+	locks, err := ReadLocks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteLocks(dir, locks); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(path); !os.SameFile(before, after) {
+		t.Error("an unchanged lock file was rewritten")
+	}
+	locks["example.com/a/b"] = Lock{Source: "example.com/a/b", Version: "1.0.0"}
+	if err := WriteLocks(dir, locks); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, path)
+	if !strings.HasPrefix(got, "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n\nprovider \"example.com/a/b\" {\n  version = \"1.0.0\"\n}\n") {
+		t.Errorf("got:\n%s", got)
+	}
+}
+
 func TestParseLocksErrors(t *testing.T) {
 	tests := []struct {
 		src  string
