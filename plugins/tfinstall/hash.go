@@ -28,17 +28,16 @@ func packageHash(dir string) (string, error) {
 	return dirhash.HashDir(dir, "", dirhash.Hash1)
 }
 
-// zipHash returns the zh: hash and raw SHA-256 of the file at path.
-func zipHash(path string) (string, []byte, error) {
+// zipHash returns the zh: hash of the zip at path.
+func zipHash(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return "", nil, err
+		return "", err
 	}
-	sum := h.Sum(nil)
-	return schemeZip + hex.EncodeToString(sum), sum, nil
+	return schemeZip + hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -86,52 +86,71 @@ type request struct {
 	retries int
 }
 
-// get returns the response to a successful GET, its body to be closed by
-// the caller; a 404 or 410 is errNotFound.
-func (c *client) get(ctx context.Context, r request) (*http.Response, context.CancelFunc, error) {
+// get returns the response to a successful GET, whose body the caller
+// closes; a 404 or 410 is errNotFound.
+func (c *client) get(ctx context.Context, r request) (*http.Response, error) {
 	cancel := context.CancelFunc(func() {})
 	if r.meta {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 	}
+	resp, err := c.try(ctx, r)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = cancelOnClose{resp.Body, cancel}
+	return resp, nil
+}
+
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelOnClose) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
+}
+
+// try makes the request, again after a failure that may pass (no answer,
+// a 5xx or a 429), up to r.retries more times.
+func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
+	token, hasToken := c.credentials[hostKey(r.url.Host)]
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 		if err != nil {
-			cancel()
-			return nil, nil, err
+			return nil, err
 		}
 		req.Header.Set("User-Agent", "Cairn")
-		if token, ok := c.credentials[hostKey(r.url.Host)]; ok && r.auth {
+		if hasToken && r.auth {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
 		resp, err := c.http.Do(req)
-		if err == nil && resp.StatusCode == http.StatusOK {
-			return resp, cancel, nil
-		}
 		if err == nil {
+			if resp.StatusCode == http.StatusOK {
+				return resp, nil
+			}
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()
-			switch {
-			case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
-				cancel()
-				return nil, nil, errNotFound
-			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-				cancel()
-				return nil, nil, fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", resp.Status, envHost(r.url.Host), r.url.Hostname())
-			case resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests:
-				cancel()
-				return nil, nil, errors.New(resp.Status)
+			switch code := resp.StatusCode; {
+			case code == http.StatusNotFound || code == http.StatusGone:
+				return nil, errNotFound
+			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && hasToken && r.auth:
+				return nil, fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", resp.Status, r.url.Hostname(), envHost(r.url.Host))
+			case code == http.StatusUnauthorized || code == http.StatusForbidden:
+				return nil, fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", resp.Status, envHost(r.url.Host), r.url.Hostname())
+			case code < 500 && code != http.StatusTooManyRequests:
+				return nil, errors.New(resp.Status)
 			}
 			err = errors.New(resp.Status)
 		}
 		if attempt >= r.retries || ctx.Err() != nil {
-			cancel()
-			return nil, nil, err
+			return nil, err
 		}
 		select {
 		case <-time.After(time.Duration(attempt+1) * 500 * time.Millisecond):
 		case <-ctx.Done():
-			cancel()
-			return nil, nil, ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }
@@ -146,11 +165,10 @@ func envHost(host string) string {
 // resolve against.
 func (c *client) getJSON(ctx context.Context, r request, v any) (*url.URL, error) {
 	r.meta = true
-	resp, cancel, err := c.get(ctx, r)
+	resp, err := c.get(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
 	defer resp.Body.Close()
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v); err != nil {
 		return nil, fmt.Errorf("the answer is not the JSON expected: %v", err)
@@ -161,11 +179,10 @@ func (c *client) getJSON(ctx context.Context, r request, v any) (*url.URL, error
 // getBytes returns the body at r.url, up to 16 MiB.
 func (c *client) getBytes(ctx context.Context, r request) ([]byte, error) {
 	r.meta = true
-	resp, cancel, err := c.get(ctx, r)
+	resp, err := c.get(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
 	defer resp.Body.Close()
 	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 }
@@ -173,11 +190,10 @@ func (c *client) getBytes(ctx context.Context, r request) ([]byte, error) {
 // download writes the body at r.url into a new file in dir, returning its
 // path.
 func (c *client) download(ctx context.Context, r request, dir string) (string, error) {
-	resp, cancel, err := c.get(ctx, r)
+	resp, err := c.get(ctx, r)
 	if err != nil {
 		return "", err
 	}
-	defer cancel()
 	defer resp.Body.Close()
 	f, err := os.CreateTemp(dir, ".download-*.zip")
 	if err != nil {

@@ -341,7 +341,7 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 	dir, zh := f.dir, ""
 	if f.zip != "" {
 		var err error
-		if zh, _, err = zipHash(f.zip); err != nil {
+		if zh, err = zipHash(f.zip); err != nil {
 			return nil, "", err
 		}
 		if dir, err = os.MkdirTemp(tmp, "package-*"); err != nil {

@@ -338,7 +338,7 @@ func TestCredentials(t *testing.T) {
 	req := Request{Source: "example.com/hashicorp/null"}
 
 	_, err := Install(context.Background(), opts, req)
-	if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "TF_TOKEN_example_com") {
+	if err == nil || !strings.Contains(err.Error(), "401 Unauthorized: the token for example.com (from TF_TOKEN_example_com or the CLI configuration's credentials block) was refused") {
 		t.Errorf("with a wrong token: %v", err)
 	}
 

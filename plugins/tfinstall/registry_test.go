@@ -289,3 +289,23 @@ func expiredSigner(t *testing.T, w *world) {
 	signTime = func() time.Time { return past.Add(time.Hour) }
 	t.Cleanup(func() { signTime = nil })
 }
+
+// TestRetries checks that a registry failing for a moment is asked again,
+// and that download_retry_count = 0 gives up at once.
+func TestRetries(t *testing.T) {
+	isolate(t)
+	w := newWorld(t)
+	w.sign(nil)
+	w.add("hashicorp/null", "1.0.0")
+	w.failures = 1
+	if _, err := Install(context.Background(), w.options(""), Request{Source: "example.com/hashicorp/null"}); err != nil {
+		t.Fatal(err)
+	}
+	w.failures = 1
+	_, err := Install(context.Background(), w.options(`provider_installation {
+  direct { download_retry_count = 0 }
+}`), Request{Source: "example.com/hashicorp/null"})
+	if err == nil || !strings.Contains(err.Error(), "versions: 503 Service Unavailable") {
+		t.Errorf("without retries: %v", err)
+	}
+}

@@ -95,6 +95,7 @@ type world struct {
 	badSums   bool   // SHA256SUMS lists another checksum for the package
 	wrongZip  []byte // served instead of the package the registry describes
 	redirect  bool   // the registry's versions answers redirect to api.example.com
+	failures  int    // the registry's next answers to versions requests are 503s
 	mirrorH1s []string
 }
 
@@ -223,8 +224,13 @@ func (w *world) serveRegistry(rw http.ResponseWriter, r *http.Request, host stri
 	switch {
 	case len(parts) == 5 && parts[4] == "versions":
 		w.mu.Lock()
-		redirect := w.redirect
+		redirect, fail := w.redirect, w.failures > 0
+		w.failures--
 		w.mu.Unlock()
+		if fail {
+			http.Error(rw, "try again", http.StatusServiceUnavailable)
+			return
+		}
 		if redirect && host == "example.com" {
 			http.Redirect(rw, r, "https://api.example.com"+r.URL.Path, http.StatusFound)
 			return
