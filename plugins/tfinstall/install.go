@@ -136,11 +136,12 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pkg, h1, ok := in.fromCache(cache, v, want); ok {
+	if pkg, h1, ok := in.fromFolder(cache, v, want, true); ok {
 		return in.record(pkg, h1, nil, lock, locked)
 	}
-	if in.cfg.pluginCacheDir != "" {
-		if pkg, h1, ok := in.fromPluginCache(v, want); ok {
+	if dir := in.cfg.pluginCacheDir; dir != "" {
+		if pkg, h1, ok := in.fromFolder(&fsMirror{dir: dir, what: "plugin cache"}, v, want, in.cfg.cacheMayBreak); ok {
+			in.log("using %s %s from the plugin cache %s", in.p, v, dir)
 			return in.record(pkg, h1, nil, lock, locked)
 		}
 	}
@@ -275,62 +276,39 @@ func versionList(vs []Version) string {
 	return strings.Join(s, ", ")
 }
 
-// fromCache returns the package of v in Cairn's cache, if it is there and
-// matches the lock file.
-func (in *installer) fromCache(cache *fsMirror, v Version, want []string) (*Package, string, bool) {
-	dir := packageDir(cache.dir, in.p, v)
+// fromFolder returns the package of v in a folder of the unpacked layout
+// (Cairn's cache, the plugin cache), used where it is, if it matches a
+// hash the lock file records for v; when the lock file records none, only
+// if unlocked allows. As in Terraform, the plugin cache allows it only
+// under plugin_cache_may_break_dependency_lock_file.
+func (in *installer) fromFolder(folder *fsMirror, v Version, want []string, unlocked bool) (*Package, string, bool) {
+	dir := packageDir(folder.dir, in.p, v)
 	if !isDir(dir) {
-		in.note(cache, "no %s", v)
-		return nil, "", false
-	}
-	h1, err := packageHash(dir)
-	if err != nil || len(want) > 0 && !slices.Contains(want, h1) {
-		why := "does not match the lock file"
-		if !hasH1(want) {
-			why = "cannot be checked against the lock file, which records only zh: hashes of zips"
-		}
-		in.log("the copy of %s %s in %s %s: installing it again", in.p, v, dir, why)
-		in.note(cache, "a copy of %s that %s", v, why)
-		return nil, "", false
-	}
-	exe, err := executable(dir, in.p)
-	if err != nil {
-		in.note(cache, "%v", err)
-		return nil, "", false
-	}
-	return &Package{Source: in.p.String(), Version: v.String(), Dir: dir, Executable: exe}, h1, true
-}
-
-// fromPluginCache returns the package of v in the CLI configuration's
-// plugin cache, used where it is. As in Terraform, an entry counts only if
-// the lock file records its hash, unless
-// plugin_cache_may_break_dependency_lock_file allows one the lock file
-// has no hash for.
-func (in *installer) fromPluginCache(v Version, want []string) (*Package, string, bool) {
-	pc := &fsMirror{dir: in.cfg.pluginCacheDir, what: "plugin cache"}
-	dir := packageDir(pc.dir, in.p, v)
-	if !isDir(dir) {
-		in.note(pc, "no %s", v)
+		in.note(folder, "no %s", v)
 		return nil, "", false
 	}
 	h1, err := packageHash(dir)
 	switch {
 	case err != nil:
-		in.note(pc, "%v", err)
+		in.note(folder, "%v", err)
+		return nil, "", false
+	case len(want) == 0 && !unlocked:
+		in.note(folder, "%s, not used: the lock file records no hash of it", v)
 		return nil, "", false
 	case len(want) > 0 && !slices.Contains(want, h1):
-		in.note(pc, "a copy of %s that does not match the lock file", v)
-		return nil, "", false
-	case len(want) == 0 && !in.cfg.cacheMayBreak:
-		in.note(pc, "%s, not used: the lock file records no hash of it", v)
+		why := "does not match the lock file"
+		if !hasH1(want) {
+			why = "cannot be checked against the lock file, which records only zh: hashes of zips"
+		}
+		in.log("the copy of %s %s in %s %s: not using it", in.p, v, dir, why)
+		in.note(folder, "a copy of %s that %s", v, why)
 		return nil, "", false
 	}
 	exe, err := executable(dir, in.p)
 	if err != nil {
-		in.note(pc, "%v", err)
+		in.note(folder, "%v", err)
 		return nil, "", false
 	}
-	in.log("using %s %s from the plugin cache %s", in.p, v, pc.dir)
 	return &Package{Source: in.p.String(), Version: v.String(), Dir: dir, Executable: exe}, h1, true
 }
 
