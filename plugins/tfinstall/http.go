@@ -1,0 +1,226 @@
+package tfinstall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// errNotFound marks an answer that a source does not have what was asked
+// for, as opposed to a failure to ask.
+var errNotFound = errors.New("not found")
+
+// client makes the requests of an installation: it adds a host's
+// credentials to requests for that host only, retries failures that may
+// pass, and bounds metadata requests by TF_REGISTRY_CLIENT_TIMEOUT.
+type client struct {
+	http        *http.Client
+	credentials map[string]string // by hostKey
+	timeout     time.Duration
+}
+
+func newClient(base *http.Client, cfg *cliConfig) *client {
+	if base == nil {
+		base = http.DefaultClient
+	}
+	c := *base
+	next := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		// net/http keeps Authorization on a redirect to a subdomain; a
+		// token is for its own host only.
+		if hostKey(req.URL.Host) != hostKey(via[0].URL.Host) {
+			req.Header.Del("Authorization")
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	timeout := 10 * time.Second
+	if s, err := strconv.Atoi(os.Getenv("TF_REGISTRY_CLIENT_TIMEOUT")); err == nil && s > 0 {
+		timeout = time.Duration(s) * time.Second
+	}
+	return &client{http: &c, credentials: tokens(cfg.credentials), timeout: timeout}
+}
+
+// tokens returns the bearer tokens by host: TF_TOKEN_<host> variables
+// (dots written as _, dashes as __) over the CLI configuration's
+// credentials blocks.
+func tokens(configured map[string]string) map[string]string {
+	out := map[string]string{}
+	for h, t := range configured {
+		out[h] = t
+	}
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		rest, ok := strings.CutPrefix(name, "TF_TOKEN_")
+		if !ok || rest == "" || value == "" {
+			continue
+		}
+		host := strings.ReplaceAll(strings.ReplaceAll(rest, "__", "-"), "_", ".")
+		if h, err := normalizeHost(host); err == nil {
+			out[hostKey(h)] = value
+		}
+	}
+	return out
+}
+
+// request is one GET: auth says whether the host's token may go with it
+// (registry and mirror metadata, never archives); meta bounds it by the
+// metadata timeout.
+type request struct {
+	url     *url.URL
+	auth    bool
+	meta    bool
+	retries int
+}
+
+// get returns the response to a successful GET, whose body the caller
+// closes; a 404 or 410 is errNotFound.
+func (c *client) get(ctx context.Context, r request) (*http.Response, error) {
+	cancel := context.CancelFunc(func() {})
+	if r.meta {
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+	}
+	resp, err := c.try(ctx, r)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = cancelOnClose{resp.Body, cancel}
+	return resp, nil
+}
+
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelOnClose) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
+}
+
+// try makes the request, again after a failure that may pass (no answer,
+// a 5xx or a 429), up to r.retries more times.
+func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
+	token, hasToken := c.credentials[hostKey(r.url.Host)]
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("User-Agent", "Cairn")
+		if hasToken && r.auth {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := c.http.Do(req)
+		if err == nil {
+			if resp.StatusCode == http.StatusOK {
+				return resp, nil
+			}
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			switch code := resp.StatusCode; {
+			case code == http.StatusNotFound || code == http.StatusGone:
+				return nil, errNotFound
+			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && hasToken && r.auth:
+				return nil, fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", resp.Status, r.url.Hostname(), envHost(r.url.Host))
+			case code == http.StatusUnauthorized || code == http.StatusForbidden:
+				return nil, fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", resp.Status, envHost(r.url.Host), r.url.Hostname())
+			case code < 500 && code != http.StatusTooManyRequests:
+				return nil, errors.New(resp.Status)
+			}
+			err = errors.New(resp.Status)
+		}
+		if attempt >= r.retries || ctx.Err() != nil {
+			return nil, err
+		}
+		select {
+		case <-time.After(time.Duration(attempt+1) * 500 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// envHost writes a hostname as a TF_TOKEN_ variable suffix.
+func envHost(host string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(hostKey(host), "-", "__"), ".", "_")
+}
+
+// getJSON decodes the JSON document at r.url into v, returning the URL it
+// was finally read from (after redirects), which relative URLs in it
+// resolve against.
+func (c *client) getJSON(ctx context.Context, r request, v any) (*url.URL, error) {
+	r.meta = true
+	resp, err := c.get(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v); err != nil {
+		return nil, fmt.Errorf("the answer is not the JSON expected: %v", err)
+	}
+	return resp.Request.URL, nil
+}
+
+// getBytes returns the body at r.url, up to 16 MiB.
+func (c *client) getBytes(ctx context.Context, r request) ([]byte, error) {
+	r.meta = true
+	resp, err := c.get(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+}
+
+// download writes the body at r.url into a new file in dir, returning its
+// path.
+func (c *client) download(ctx context.Context, r request, dir string) (string, error) {
+	resp, err := c.get(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	f, err := os.CreateTemp(dir, ".download-*.zip")
+	if err != nil {
+		return "", err
+	}
+	n, err := io.Copy(f, resp.Body)
+	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("the download was cut short after %d of %d bytes", n, resp.ContentLength)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// resolve reads ref, an http(s) URL or one relative to base.
+func resolve(base *url.URL, ref string) (*url.URL, error) {
+	u, err := base.Parse(ref)
+	if err != nil {
+		return nil, fmt.Errorf("invalid URL %q: %v", ref, err)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return nil, fmt.Errorf("URL %q is not http(s)", ref)
+	}
+	return u, nil
+}
