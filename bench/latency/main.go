@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cairn-iac/cairn/cmd/cairn/cairntest"
+	"github.com/cairn-iac/cairn/cairntest"
 )
 
 // TestExamples runs the scenarios of every example's tests/ folder, as

@@ -13,9 +13,9 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/install"
-	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 

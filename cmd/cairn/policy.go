@@ -5,9 +5,9 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/locate"
 	langpolicy "github.com/cairn-iac/cairn/lang/policy"
 	"github.com/cairn-iac/cairn/plugins/analyzer"
-	"github.com/cairn-iac/cairn/plugins/locate"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
+	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
 // backendScenarios are the CLI scenarios that hold for every backend: they

@@ -13,10 +13,10 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
-	"github.com/cairn-iac/cairn/plugins/locate"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 

@@ -25,11 +25,11 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
-	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/pgtest"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/install"
-	"github.com/cairn-iac/cairn/plugins/locate"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 
@@ -322,7 +322,7 @@ func servePluginsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("PLUGIN_SERVER", srv.URL)
 }
 
-// kvPlugin serves the KV test provider (plugins/plugintest) as a plugin of
+// kvPlugin serves the KV test provider (internal/plugintest) as a plugin of
 // package NAME at VERSION: "kvplugin NAME VERSION [typed]". Typed, its
 // schema declares NAME:index:Item (it is a KV parameterized into NAME), so
 // that programs using it are type checked. Scenarios wrap it in a

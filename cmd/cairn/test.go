@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cairn-iac/cairn/cmd/cairn/cairntest"
+	"github.com/cairn-iac/cairn/cairntest"
 )
 
 func testCommand() *cli.Command {

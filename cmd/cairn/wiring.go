@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/locate"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/builtin"
@@ -27,7 +28,6 @@ import (
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/langhost"
-	"github.com/cairn-iac/cairn/plugins/locate"
 	"github.com/cairn-iac/cairn/plugins/random"
 )
 

@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/langtest"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
-	"github.com/cairn-iac/cairn/lang/langtest"
 )
 
 const corpusDir = "../../testdata/hcl"

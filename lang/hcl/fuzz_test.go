@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/langtest"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
-	"github.com/cairn-iac/cairn/lang/langtest"
 )
 
 // FuzzParse checks that no document makes the front end or the static

@@ -9,8 +9,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/langtest"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
-	"github.com/cairn-iac/cairn/lang/langtest"
 )
 
 // TestRender checks that diagnostics render in Terraform's manner: the

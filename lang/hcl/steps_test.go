@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-iac/cairn/lang/langtest"
+	"github.com/cairn-iac/cairn/internal/langtest"
 )
 
 // TestMovedRename renames a resource, an instance set and a module with

@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/cairn-iac/cairn/eval"
-	"github.com/cairn-iac/cairn/lang/langtest"
+	"github.com/cairn-iac/cairn/internal/langtest"
 	"github.com/cairn-iac/cairn/lang/yaml"
 )
 

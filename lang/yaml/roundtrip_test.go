@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/lang/langtest"
+	"github.com/cairn-iac/cairn/internal/langtest"
 )
 
 // TestRoundTrip drives the engine from YAML with the test provider and

@@ -41,10 +41,10 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/enginesvc"
-	"github.com/cairn-iac/cairn/plugins/launch"
-	"github.com/cairn-iac/cairn/plugins/locate"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/enginesvc"
+	"github.com/cairn-iac/cairn/internal/launch"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // Options say how to start and configure a policy pack.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/internal/launch"
 )
 
 // The test binary is also the analyzer plugin under test: started with

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/internal/locate"
 )
 
 // TestNodejsPolicyPack runs a pack written with @pulumi/policy from npm,

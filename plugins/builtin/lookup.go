@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 // ResourceLookup finds the resources of the current deployment. The engine

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 // Version is the version of the built-in provider.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/providertest"
+	"github.com/cairn-iac/cairn/internal/providertest"
 )
 
 // stacks is an in-memory StackReader.

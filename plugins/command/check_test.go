@@ -7,7 +7,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/providertest"
+	"github.com/cairn-iac/cairn/internal/providertest"
 )
 
 func TestCheck(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 // The variables that carry a command's previous output to the next one.

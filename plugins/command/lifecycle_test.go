@@ -10,7 +10,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/providertest"
+	"github.com/cairn-iac/cairn/internal/providertest"
 )
 
 // marker declares a command that creates the file f-<generation> in dir and

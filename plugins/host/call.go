@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // ProcessError is a failure of a plugin process rather than of the

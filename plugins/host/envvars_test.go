@@ -8,8 +8,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/host"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
 // TestEnvVarMappingsReachTheProvider registers explicit providers with

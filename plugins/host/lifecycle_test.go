@@ -10,8 +10,8 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/host"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
 // pairProgram declares item a (with a secret input) and item b, whose value

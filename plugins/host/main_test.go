@@ -11,9 +11,9 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/snapshot"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/host"
-	"github.com/cairn-iac/cairn/plugins/locate"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
 func TestMain(m *testing.M) {

@@ -11,7 +11,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/internal/launch"
 )
 
 // Plugin is a provider.Provider served by a plugin process.

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/mod/semver"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/internal/locate"
 )
 
 // Source is where a provider comes from.

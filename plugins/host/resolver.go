@@ -14,10 +14,10 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
-	"github.com/cairn-iac/cairn/plugins/enginesvc"
+	"github.com/cairn-iac/cairn/internal/enginesvc"
+	"github.com/cairn-iac/cairn/internal/launch"
+	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/plugins/install"
-	"github.com/cairn-iac/cairn/plugins/launch"
-	"github.com/cairn-iac/cairn/plugins/locate"
 )
 
 // ResolverOptions say where providers come from.

@@ -19,10 +19,10 @@ import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/install"
-	"github.com/cairn-iac/cairn/plugins/locate"
-	"github.com/cairn-iac/cairn/plugins/plugintest"
 )
 
 // source describes where a loaded provider runs.

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/internal/locate"
 )
 
 // Spec names a plugin to install and where it comes from.

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/internal/locate"
 )
 
 // tarball returns a plugin release tarball holding files, by name.

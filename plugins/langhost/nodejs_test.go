@@ -13,10 +13,10 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/langhost"
-	"github.com/cairn-iac/cairn/plugins/locate"
 )
 
 // requireOnPath skips the test, loudly, unless the commands are on PATH,

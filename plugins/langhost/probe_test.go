@@ -11,7 +11,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/cairn-iac/cairn/plugins/plugintest"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 )
 
 func (e *env) probe(require ...any) (*bytes.Buffer, error) {

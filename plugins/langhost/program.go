@@ -15,10 +15,10 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/launch"
-	"github.com/cairn-iac/cairn/plugins/locate"
+	"github.com/cairn-iac/cairn/internal/launch"
+	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/rpc"
 	"github.com/cairn-iac/cairn/plugins/monitor"
-	"github.com/cairn-iac/cairn/plugins/rpc"
 )
 
 // Program is a program run by a language host.

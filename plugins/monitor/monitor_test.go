@@ -18,8 +18,8 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/internal/rpc"
 	"github.com/cairn-iac/cairn/plugins/monitor"
-	"github.com/cairn-iac/cairn/plugins/rpc"
 )
 
 // fake is a deploy.Monitor that records what it is asked and answers as

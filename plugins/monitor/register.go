@@ -11,7 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // RegisterResource implements pulumirpc.ResourceMonitorServer.

@@ -14,9 +14,9 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/enginesvc"
-	"github.com/cairn-iac/cairn/plugins/launch"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/enginesvc"
+	"github.com/cairn-iac/cairn/internal/launch"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // Options configure a monitor server.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 func validateBytes(in resource.Map) []provider.CheckFailure { return atLeast(in, "length", 1, true) }

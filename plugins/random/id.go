@@ -9,7 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 func validateID(in resource.Map) []provider.CheckFailure { return atLeast(in, "byteLength", 1, true) }

@@ -7,7 +7,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/providertest"
+	"github.com/cairn-iac/cairn/internal/providertest"
 )
 
 func res(typ, name string, props map[string]any) providertest.Resource {

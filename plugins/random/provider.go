@@ -8,7 +8,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/schema"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 // Version is the version of pulumi-random whose resources and properties

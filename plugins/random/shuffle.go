@@ -3,7 +3,7 @@ package random
 import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/builtin/props"
+	"github.com/cairn-iac/cairn/internal/props"
 )
 
 func validateShuffle(in resource.Map) []provider.CheckFailure {

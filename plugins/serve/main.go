@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/internal/launch"
 )
 
 // Main runs a plugin process for the factory's provider: it listens on a

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 func (s *Server) check(ctx context.Context, req *pulumirpc.CheckRequest,

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/cairn-iac/cairn/plugins/plugintest"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 

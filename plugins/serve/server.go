@@ -12,7 +12,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // Server implements pulumirpc.ResourceProviderServer over a provider.

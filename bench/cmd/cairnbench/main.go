@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
+	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
 // The provider variants of the random provider.

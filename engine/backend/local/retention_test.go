@@ -3,8 +3,8 @@ package local_test
 import (
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/backend/backendtest"
 	"github.com/cairn-iac/cairn/engine/backend/local"
+	"github.com/cairn-iac/cairn/internal/backendtest"
 )
 
 func TestRetention(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
-	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
+	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
 var ref = backend.StackRef{Project: "proj", Name: "dev"}

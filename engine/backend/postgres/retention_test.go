@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cairn-iac/cairn/engine/backend/backendtest"
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
-	"github.com/cairn-iac/cairn/engine/backend/postgres/pgtest"
+	"github.com/cairn-iac/cairn/internal/backendtest"
+	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
 func TestRetention(t *testing.T) {

@@ -63,7 +63,7 @@ func sdkPairs(t *testing.T) []sdkPair {
 	}
 }
 
-// TestWireFormMatchesPulumiSDK checks plugins/rpc's wire encoding against the
+// TestWireFormMatchesPulumiSDK checks internal/rpc's wire encoding against the
 // Pulumi SDK's own (plugin.MarshalProperties and UnmarshalProperties), for
 // every kind of value under every negotiation: what Cairn sends is what
 // Pulumi's engine sends, and what Pulumi's SDKs send reads back as the value

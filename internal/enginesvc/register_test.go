@@ -17,8 +17,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/enginesvc"
-	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/internal/enginesvc"
+	"github.com/cairn-iac/cairn/internal/launch"
 )
 
 // schemaHost is a provider host whose providers answer GetSchema with

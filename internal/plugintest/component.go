@@ -11,7 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/rpc"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
 // Construct implements provider.Provider: the component <pkg>:index:Pair

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/launch"
+	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/plugins/serve"
 	"google.golang.org/grpc"
 )
