@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/eval"
 )
