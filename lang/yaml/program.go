@@ -38,6 +38,7 @@ var (
 // project is what Pulumi.yaml says of the project.
 type project struct {
 	name, description, main string
+	mainRange               hcl.Range
 }
 
 // document reads the sections of one program document whose top-level keys
