@@ -116,7 +116,7 @@ func (s *session) declaredSecret(key string) string {
 	case "yaml":
 		prog, _ = yaml.Load(s.project.Dir, yaml.Options{})
 	case "hcl":
-		prog, _ = langhcl.Load(s.project.Dir, langhcl.Options{Project: s.project.Name})
+		prog, _ = langhcl.Load(s.project.Dir, langhcl.Options{Project: s.project.Name, ProgramDir: s.project.ProgramDir()})
 	}
 	if prog == nil || prog.Root == nil {
 		return ""

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // ciRecipeCmd runs the cairn commands of one job of a CI recipe in

@@ -189,20 +189,23 @@ func (r *stackReader) StackOutputs(ctx context.Context, name string) (resource.M
 	return r.s.backend.Outputs(ctx, ref, r.sm)
 }
 
-// program loads the project's program for its runtime: YAML and HCL
-// in-process, any other runtime through its Pulumi language host. YAML and
-// HCL programs are checked first, so that their errors show before anything
-// runs.
+// program loads the project's program for its runtime, from the folder
+// main: names: YAML and HCL in-process, any other runtime through its Pulumi
+// language host. YAML and HCL programs are checked first, so that their
+// errors show before anything runs.
 func (s *session) program(ctx context.Context, h *host.Resolver, config map[string]resource.Value, relay *diagRelay) (deploy.Program, error) {
-	schemas := eval.ProviderSchemas(h)
 	p := s.project
+	if err := p.CheckMain(); err != nil {
+		return nil, err
+	}
+	schemas := eval.ProviderSchemas(h)
 	var prog *eval.Program
 	var diags hcl.Diagnostics
 	switch p.Runtime {
 	case "yaml":
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
-		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, DeclarePackage: h.AddPackage})
+		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(), DeclarePackage: h.AddPackage})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {

@@ -1,9 +1,14 @@
 package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
 )
 
 // FuzzReadStackConfig reads stack configuration files (Pulumi.<stack>.yaml):
@@ -38,3 +43,25 @@ type plainCrypter struct{}
 
 func (plainCrypter) Encrypt(s string) (string, error) { return s, nil }
 func (plainCrypter) Decrypt(s string) (string, error) { return s, nil }
+
+// FuzzLocateYAMLError parses any document: a syntax error is placed on a
+// line of the file, at a column of that line or just past its end.
+func FuzzLocateYAMLError(f *testing.F) {
+	for _, seed := range []string{
+		"a: [1, 2\n  b: {}\n", "a: \"x\n", "a:\n\tb: 1\n", "a: *nope\n", "%FOO\n---\na: 1\n", "a: \xff\n", "a: [1,\r\n\r\n", "k: |\n x\n y: 1\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		err := yaml.Unmarshal(data, &v)
+		var se *SyntaxError
+		if err == nil || !errors.As(LocateYAMLError("f.yaml", data, err), &se) {
+			return
+		}
+		lines := strings.Split(string(data), "\n")
+		if se.Line < 1 || se.Line > len(lines) || se.Column < 1 || se.Column > utf8.RuneCountInString(se.Source)+1 {
+			t.Errorf("%q: %d:%d is not in the file (%d lines; line %q)", data, se.Line, se.Column, len(lines), se.Source)
+		}
+	})
+}

@@ -11,12 +11,13 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Project is a Pulumi.yaml project file.
@@ -34,6 +35,8 @@ type Project struct {
 	// Path is the project file; Dir its folder.
 	Path string
 	Dir  string
+	// mainLine and mainColumn are where main: is in the file.
+	mainLine, mainColumn int
 }
 
 // Plugins lists plugins the project pins to local paths.
@@ -113,7 +116,7 @@ func ReadProject(path string) (*Project, error) {
 		return nil, LocateYAMLError(path, data, err)
 	}
 	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main.Value, Plugins: f.Plugins, Packages: f.Packages,
-		Options: f.Options, Path: path, Dir: filepath.Dir(path)}
+		Options: f.Options, Path: path, Dir: filepath.Dir(path), mainLine: f.Main.Line, mainColumn: f.Main.Column}
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
 		p.Runtime = f.Runtime.Value
@@ -136,8 +139,7 @@ func ReadProject(path string) (*Project, error) {
 		return nil, fmt.Errorf("%s: the project has no runtime; add `runtime: yaml` (or hcl)", path)
 	}
 	if main := filepath.Clean(p.Main); p.Main != "" && (filepath.IsAbs(main) || main == ".." || strings.HasPrefix(main, ".."+string(filepath.Separator))) {
-		return nil, fmt.Errorf("%s:%d:%d: main: %q is not inside the project's folder; name the program's folder or file relative to %s",
-			path, f.Main.Line, f.Main.Column, p.Main, p.Dir)
+		return nil, p.mainError("%q is not inside the project's folder; name the program's folder or file relative to %s", p.Main, p.Dir)
 	}
 	for i, pl := range p.Plugins.Providers {
 		if pl.Path != "" && !filepath.IsAbs(pl.Path) {
@@ -145,6 +147,28 @@ func ReadProject(path string) (*Project, error) {
 		}
 	}
 	return p, nil
+}
+
+// CheckMain checks, before the program runs, that main: (if any) names a
+// folder or file that exists, as Pulumi does; commands that do not run the
+// program work without it.
+func (p *Project) CheckMain() error {
+	if p.Main == "" {
+		return nil
+	}
+	_, err := os.Stat(filepath.Join(p.Dir, p.Main))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return p.mainError("%q does not exist in %s; create the folder that holds the program there, or set main: to the folder (or file) it is in", p.Main, p.Dir)
+	case err != nil:
+		return p.mainError("%v", err)
+	}
+	return nil
+}
+
+// mainError is an error about main:, at its place in the project file.
+func (p *Project) mainError(format string, args ...any) error {
+	return fmt.Errorf("%s:%d:%d: main: %s", p.Path, p.mainLine, p.mainColumn, fmt.Sprintf(format, args...))
 }
 
 // ProgramDir returns the folder holding the program, as Pulumi reads

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -8,10 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	goccy "github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/parser"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // SyntaxError is a YAML file that does not parse: where, and why.
@@ -47,52 +47,76 @@ func caretPad(line string, col int) string {
 	return b.String()
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
-
-// misplaced are the yaml.v3 errors whose line is exact, an indicator found
-// where it may not be, with how to find the indicator (the first group) on
-// that line.
-var misplaced = map[string]*regexp.Regexp{
-	"mapping values are not allowed in this context":         regexp.MustCompile(`(:)(?:\s|$)`),
-	"block sequence entries are not allowed in this context": regexp.MustCompile(`(?:^|\s)(-)(?:\s|$)`),
-	"mapping keys are not allowed in this context":           regexp.MustCompile(`(?:^|\s)(\?)(?:\s|$)`),
-}
-
-// LocateYAMLError turns the error yaml.v3 returned for src into a
-// SyntaxError with the line and column of the problem. yaml.v3 names only a
-// line, often that of the enclosing construct or the one before it, so the
-// problem is located by a second parser; when that one accepts the file,
-// yaml.v3's line is kept. Errors that are not about syntax (a value of the
-// wrong type) come back as they are.
+// LocateYAMLError returns err, which the YAML library returned reading src
+// (the file at path), at the position the parser gives: a SyntaxError for
+// a file that does not parse, path:line:column before each value that does
+// not decode, and path before any other error.
+//
+// A syntax error is where the parser found the problem, unless that is the
+// end of the file: the parser then names the construct it was reading (an
+// unclosed quote or bracket), whose start is where the problem is. The
+// message says which construct the parser was reading, and where it starts
+// when that is elsewhere.
 func LocateYAMLError(path string, src []byte, err error) error {
-	if te := (*yaml.TypeError)(nil); errors.As(err, &te) {
+	if les := (*yaml.LoadErrors)(nil); errors.As(err, &les) {
+		msgs := make([]string, len(les.Errors))
+		for i, e := range les.Errors {
+			msgs[i] = fmt.Sprintf("%s:%d:%d: %s", path, e.Mark.Line, e.Mark.Column, e.Message)
+		}
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	le := (*yaml.LoadError)(nil)
+	if !errors.As(err, &le) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	e := &SyntaxError{Path: path, Message: strings.TrimPrefix(err.Error(), "yaml: "), Column: 1}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		e.Message = strings.TrimPrefix(err.Error(), m[0])
-	}
 	lines := strings.Split(string(src), "\n")
-	if ind, ok := misplaced[e.Message]; ok && e.Line >= 1 && e.Line <= len(lines) {
-		if loc := ind.FindStringSubmatchIndex(lines[e.Line-1]); loc != nil {
-			e.Column = len([]rune(lines[e.Line-1][:loc[2]])) + 1
+	at, known := le.Mark, le.Mark.Line > 0
+	if !known {
+		// The reader's errors (bytes that are not UTF-8) give the offset of
+		// the byte only.
+		at = markOf(src, le.Mark.Index)
+	}
+	context, hasContext := le.ContextMark, le.ContextMark.Line > 0 && !atEnd(lines, le.ContextMark)
+	switch {
+	case atEnd(lines, at) && hasContext:
+		at = context
+	case atEnd(lines, at):
+		at = markOf(src, len(bytes.TrimRight(src, " \t\r\n")))
+	}
+	msg := le.Message
+	if le.ContextMsg != "" {
+		msg += " " + le.ContextMsg
+		if hasContext && (context.Line != at.Line || context.Column != at.Column) {
+			msg += fmt.Sprintf(" that starts at %d:%d", context.Line, context.Column)
 		}
-	} else if _, perr := parser.ParseBytes(src, 0); perr != nil {
-		var ye goccy.Error
-		if errors.As(perr, &ye) && ye.GetToken() != nil {
-			pos := ye.GetToken().Position
-			e.Line, e.Column = pos.Line, pos.Column
+	}
+	source := strings.TrimRight(lines[at.Line-1], "\r")
+	col := min(max(at.Column, 1), utf8.RuneCountInString(source)+1)
+	return &SyntaxError{Path: path, Line: at.Line, Column: col, Message: msg, Source: source}
+}
+
+// markOf returns the line and column of a byte offset of src.
+func markOf(src []byte, off int) yaml.Mark {
+	before := src[:min(max(off, 0), len(src))]
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return yaml.Mark{Index: len(before), Line: bytes.Count(before, []byte("\n")) + 1, Column: utf8.RuneCount(before[start:]) + 1}
+}
+
+// atEnd reports whether m is past the last character of the file (whose
+// lines are lines) that is not blank.
+func atEnd(lines []string, m yaml.Mark) bool {
+	if m.Line > len(lines) {
+		return true
+	}
+	if line := []rune(lines[m.Line-1]); m.Column-1 < len(line) && strings.TrimSpace(string(line[max(m.Column-1, 0):])) != "" {
+		return false
+	}
+	for _, l := range lines[m.Line:] {
+		if strings.TrimSpace(l) != "" {
+			return false
 		}
 	}
-	if e.Line < 1 || e.Line > len(lines) {
-		e.Line = len(lines)
-	}
-	e.Source = strings.TrimRight(lines[e.Line-1], "\r")
-	if n := len([]rune(e.Source)) + 1; e.Column > n {
-		e.Column = n
-	}
-	return e
+	return true
 }
 
 var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*(["']?)([A-Za-z0-9_.-]+)(["']?)[ \t]*(?:#.*)?\r?$`)

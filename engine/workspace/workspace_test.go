@@ -115,6 +115,29 @@ func TestMainNamesAFolderOrAFile(t *testing.T) {
 	}
 }
 
+// TestCheckMain checks that a main: that names nothing is reported at its
+// line and column with the path, and that the project still loads, for
+// the commands that do not run the program.
+func TestCheckMain(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "Pulumi.yaml"), "name: web\nruntime: hcl\n# the program\nmain:   'infra'\n")
+	p, err := LoadProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "Pulumi.yaml") + `:4:9: main: "infra" does not exist in ` + dir + "; create the folder"
+	if err := p.CheckMain(); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got  %v\nwant %s…", err, want)
+	}
+	write(t, filepath.Join(dir, "infra", "main.hcl"), "")
+	if err := p.CheckMain(); err != nil {
+		t.Errorf("main: names a folder that exists: %v", err)
+	}
+	if err := (&Project{Dir: dir}).CheckMain(); err != nil {
+		t.Errorf("no main: %v", err)
+	}
+}
+
 func TestStackConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "Pulumi.dev.yaml")

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	yamlv3 "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -189,7 +189,7 @@ func stackConfig(t *testing.T, dir string) map[string]resource.Value {
 	var file struct {
 		Config map[string]any `yaml:"config"`
 	}
-	if err := yamlv3.Unmarshal(data, &file); err != nil {
+	if err := yaml.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]resource.Value{}

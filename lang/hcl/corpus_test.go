@@ -1,10 +1,12 @@
 package hcl_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/internal/langtest"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
@@ -12,9 +14,14 @@ import (
 
 const corpusDir = "../../testdata/hcl"
 
-// load loads an HCL project with the test schemas.
+// load loads an HCL project with the test schemas, from the folder main:
+// names when the project has a Pulumi.yaml.
 func load(dir string) (*eval.Program, hcl.Diagnostics) {
-	return langhcl.Load(dir, langhcl.Options{Schemas: eval.ProviderSchemas(langtest.Host), Project: "corpus"})
+	opts := langhcl.Options{Schemas: eval.ProviderSchemas(langtest.Host), Project: "corpus"}
+	if p, err := workspace.ReadProject(filepath.Join(dir, "Pulumi.yaml")); err == nil {
+		opts.ProgramDir = p.ProgramDir()
+	}
+	return langhcl.Load(dir, opts)
 }
 
 // TestCorpus runs every program of testdata/hcl through a preview and an

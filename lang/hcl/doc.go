@@ -1,7 +1,8 @@
 // Package hcl reads HCL programs, written the way Terraform configurations
 // are, into Cairn's program model (package eval). A project with runtime:
-// hcl is every *.hcl file beside its Pulumi.yaml; module blocks call local
-// modules, folders of *.hcl files of their own.
+// hcl is every *.hcl file beside its Pulumi.yaml, or in the folder its
+// main: names; module blocks call local modules, folders of *.hcl files of
+// their own.
 //
 // The blocks are Terraform's: variable (values from the stack's
 // configuration, <project>:<name>), locals, output, resource, data (a

@@ -23,6 +23,9 @@ type Options struct {
 	Schemas eval.SchemaSource
 	// Project is the project's name, as Pulumi.yaml gives it.
 	Project string
+	// ProgramDir is the folder of the program's *.hcl files, the one
+	// main: in Pulumi.yaml names; "" is the project's folder.
+	ProgramDir string
 	// DeclarePackage, when set, is told of each package served by a
 	// parameterized provider that required_providers declares, as soon as
 	// it is read, so that its schema can be found.
@@ -34,18 +37,29 @@ var dialect = eval.Dialect{OptionNames: optionNames(), OptionsBlock: "pulumi", P
 	PropertyName: snake, Unsecret: "nonsensitive()"}
 
 // Load reads the HCL program of the project in dir: every *.hcl file of
-// the folder, and the files of the local modules they call. It returns the
-// program as far as it could be read, and the diagnostics. File names in
-// ranges are relative to dir; the program's directories are absolute.
+// the program's folder (Options.ProgramDir, or dir), and the files of the
+// local modules they call. It returns the program as far as it could be
+// read, and the diagnostics. File names in ranges are relative to dir; the
+// program's directories are absolute.
 func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	l := newLoader(dir, opts)
-	files := l.readDir(dir)
+	program := dir
+	if opts.ProgramDir != "" {
+		program = opts.ProgramDir
+		if abs, err := filepath.Abs(program); err == nil {
+			program = abs
+		}
+	}
+	l := newLoader(dir, program, opts)
+	files := l.readDir(program)
 	if len(files) == 0 && !l.diags.HasErrors() {
-		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No HCL files",
-			Detail: fmt.Sprintf("%s has no *.hcl files; a project with runtime: hcl is the *.hcl files beside its Pulumi.yaml.", dir)})
+		detail := fmt.Sprintf("%s has no *.hcl files; a project with runtime: hcl is the *.hcl files beside its Pulumi.yaml.", dir)
+		if program != dir {
+			detail = fmt.Sprintf("%s, the folder main: in Pulumi.yaml names, has no *.hcl files; put the program's *.hcl files there, or correct main:.", program)
+		}
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No HCL files", Detail: detail})
 	}
 	return l.program(files)
 }
@@ -57,13 +71,14 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 	if err != nil {
 		dir = "."
 	}
-	l := newLoader(dir, opts)
+	l := newLoader(dir, dir, opts)
 	return l.program([]*hcl.File{l.parse(filename, src)})
 }
 
 // loader reads the files of a project and its modules.
 type loader struct {
-	root     string
+	project  string // the project's folder, which file names are relative to
+	root     string // the root module's folder, the program's
 	opts     Options
 	parser   *hclparse.Parser
 	pkgs     *packages
@@ -71,8 +86,8 @@ type loader struct {
 	diags    hcl.Diagnostics
 }
 
-func newLoader(root string, opts Options) *loader {
-	return &loader{root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
+func newLoader(project, root string, opts Options) *loader {
+	return &loader{project: project, root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
 		versions: map[string]*eval.ResourceOptions{}}
 }
 
@@ -83,7 +98,7 @@ func (l *loader) readDir(dir string) []*hcl.File {
 	var out []*hcl.File
 	for _, p := range paths {
 		name := p
-		if rel, err := filepath.Rel(l.root, p); err == nil {
+		if rel, err := filepath.Rel(l.project, p); err == nil {
 			name = filepath.ToSlash(rel)
 		}
 		src, err := os.ReadFile(p)
@@ -108,7 +123,7 @@ func (l *loader) program(files []*hcl.File) (*eval.Program, hcl.Diagnostics) {
 	prog := &eval.Program{
 		Root:    root.scope(),
 		Project: l.opts.Project,
-		RootDir: l.root,
+		RootDir: l.project,
 		Files:   l.parser.Files(),
 		Schemas: l.opts.Schemas,
 		Dialect: dialect,

@@ -94,8 +94,8 @@ func (m *module) block(b *hcl.Block) {
 }
 
 // scope returns the module's nodes as a scope. Relative paths resolve
-// against the project's root, as Terraform resolves them against the
-// working directory.
+// against the program's folder, its working directory, as Terraform
+// resolves them against the working directory.
 func (m *module) scope() *eval.Scope {
 	return &eval.Scope{Nodes: m.nodes, Resolver: m.res, Dir: m.l.root}
 }

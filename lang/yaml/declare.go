@@ -3,7 +3,7 @@ package yaml
 import (
 	"strings"
 
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Declaration renders a resource as Pulumi YAML declares it, for the user

@@ -1,7 +1,8 @@
 // Package yaml reads Pulumi YAML programs into Cairn's program model
 // (package eval). A project is a folder with a Pulumi.yaml; its program is
-// in Main.yaml (in the folder named by main:, if any) or inline in
-// Pulumi.yaml, and every *.cairn.yaml beside it adds to the same namespace.
+// in Main.yaml (in the folder named by main:, if any, or that folder's own
+// Pulumi.yaml) or inline in Pulumi.yaml, and every *.cairn.yaml beside it
+// adds to the same namespace.
 //
 // Plain Pulumi YAML keeps its meaning: config, variables, resources (type,
 // name, properties, options, get, defaultProvider) and outputs; ${a.b[0]}

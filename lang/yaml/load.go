@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/eval"
 )
@@ -24,12 +24,14 @@ var dialect = eval.Dialect{OptionNames: optionNames, OptionsBlock: "options", Pr
 	Unsecret: "fn::unsecret"}
 
 // Load reads the YAML program of the project in dir: Pulumi.yaml, the
-// program in Main.yaml (or Main.yml, Main.json) of the main folder when
-// there is one and in Pulumi.yaml otherwise, and every *.cairn.yaml of the
-// main folder, merged into one namespace. It returns the program as far as
-// it could be read (nil without a Pulumi.yaml), and the diagnostics. File
-// names in ranges are relative to dir; the program's directories are
-// absolute.
+// program, and every *.cairn.yaml beside the program, merged into one
+// namespace. The program is where Pulumi YAML finds it: in the folder main:
+// names (the project's by default), Main.yaml, Main.yml or Main.json, else
+// that folder's own Pulumi.yaml, else (in the project's folder) the
+// project's Pulumi.yaml; a main: that names a file names the program. It
+// returns the program as far as it could be read (nil without a
+// Pulumi.yaml), and the diagnostics. File names in ranges are relative to
+// dir; the program's directories are absolute.
 func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -42,13 +44,10 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	}
 	projRoot := l.read(projFile)
 	meta := metadata(projRoot)
-	mainDir := dir
-	if meta.main != "" {
-		mainDir = filepath.Join(dir, meta.main)
-	}
+	mainDir, mainFile := l.main(meta)
 	program := projRoot
-	if mainFile := l.first(mainDir, "Main.yaml", "Main.yml", "Main.json"); mainFile != "" {
-		l.p.topLevel(projRoot, projectFileKeys)
+	if mainFile != "" && mainFile != projFile {
+		l.unread(projRoot, mainFile)
 		program = l.read(mainFile)
 	}
 	l.p.document(program, projectFileKeys)
@@ -58,6 +57,45 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 		l.p.document(l.read(f), programKeys)
 	}
 	return l.program(meta, mainDir, opts)
+}
+
+// main returns the program's folder and its file, "" for the project's
+// Pulumi.yaml, as Load finds them.
+func (l *loader) main(meta project) (dir, file string) {
+	if meta.main == "" {
+		return l.dir, l.first(l.dir, mainFiles...)
+	}
+	path := filepath.Join(l.dir, meta.main)
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		return filepath.Dir(path), path
+	}
+	if path == l.dir {
+		return path, l.first(path, mainFiles...)
+	}
+	if file = l.first(path, append(mainFiles, "Pulumi.yaml", "Pulumi.yml")...); file == "" {
+		l.p.errorf(meta.mainRange, "No program in the main folder",
+			"main: names %s, which holds no Main.yaml (nor Main.yml, Main.json or Pulumi.yaml); put the program there, or remove main: to keep the program in Pulumi.yaml.", meta.main)
+	}
+	return path, file
+}
+
+// mainFiles are the names of a program file beside Pulumi.yaml.
+var mainFiles = []string{"Main.yaml", "Main.yml", "Main.json"}
+
+// unread checks the top-level keys of the project's Pulumi.yaml when the
+// program is in file, and warns of the variables, resources and outputs it
+// holds, which are not read.
+func (l *loader) unread(root *node, file string) {
+	_, keys := l.p.topLevel(root, projectFileKeys)
+	name := file
+	if rel, err := filepath.Rel(l.dir, file); err == nil {
+		name = rel
+	}
+	for _, k := range []string{"variables", "resources", "outputs"} {
+		if key := keys[k]; key != nil {
+			l.p.warnf(key.rng, "Section not read", "The program is in %s, so the %s of Pulumi.yaml are not read; move them there.", name, k)
+		}
+	}
 }
 
 // Parse reads a program held in one file (a Pulumi.yaml with the program
@@ -129,6 +167,7 @@ func metadata(root *node) project {
 			proj.description, _ = stringLiteral(kv.value)
 		case "main":
 			proj.main, _ = stringLiteral(kv.value)
+			proj.mainRange = kv.value.rng
 		}
 	}
 	return proj

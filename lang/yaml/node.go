@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/engine/workspace"
 )
@@ -83,11 +83,10 @@ func countNodes(y *yaml.Node) int {
 	return n
 }
 
-// syntaxError turns a yaml.v3 error into a diagnostic at the line and
-// column of the problem.
+// syntaxError turns the YAML parser's error into a diagnostic at the line
+// and column of the problem.
 func syntaxError(src *source, err error) *hcl.Diagnostic {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	at := 0
+	msg, at := err.Error(), 0
 	if se := (*workspace.SyntaxError)(nil); errors.As(workspace.LocateYAMLError(src.name, src.bytes, err), &se) {
 		at = src.offset(se.Line, se.Column)
 		msg = se.Message
@@ -104,7 +103,7 @@ func syntaxError(src *source, err error) *hcl.Diagnostic {
 	}
 }
 
-// builder converts yaml.v3 nodes.
+// builder converts the YAML parser's nodes.
 type builder struct {
 	src    *source
 	limit  int                 // the nodes aliases may add

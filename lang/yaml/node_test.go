@@ -85,6 +85,7 @@ func TestDocumentErrors(t *testing.T) {
 		"bad merge":     {"m:\n  <<: 3\n", "Invalid merge 2:7-2:8"},
 		"two documents": {"a: 1\n---\nb: 2\n", "More than one document 2:1-2:4"},
 		"syntax":        {"a: [1\n", "Invalid YAML 1:4-1:6"},
+		"open quote":    {"a: 1\nb: \"x\n", "Invalid YAML 2:4-2:6"},
 		"alias bomb":    {aliasBomb(9), "Document too large 6:10-6:13"},
 	}
 	for name, test := range tests {
@@ -95,6 +96,30 @@ func TestDocumentErrors(t *testing.T) {
 			}
 			if got := diags[0].Summary + " " + rangeOf(*diags[0].Subject); got != test.want {
 				t.Errorf("wrong diagnostic\ngot:  %s\nwant: %s", got, test.want)
+			}
+		})
+	}
+}
+
+// TestLongKeys checks that keys longer than the 1024 characters YAML 1.2
+// allows an implicit key (a limit yaml.v3 enforces and go.yaml.in/yaml/v4
+// does not) are read whole, in each style, with their ranges.
+func TestLongKeys(t *testing.T) {
+	key := strings.Repeat("k", 3000)
+	tests := map[string]struct{ doc, want string }{
+		"plain":         {"r:\n  " + key + ":\n    type: x\n", "2:3-2:3003"},
+		"double quoted": {"r:\n  \"" + key + "\": 1\n", "2:3-2:3005"},
+		"flow":          {"r: {" + key + ": 1}\n", "1:5-1:3005"},
+	}
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			root, diags := parseDocument(newSource("f.yaml", []byte(test.doc)))
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			k := root.pairs[0].value.pairs[0].key
+			if k.value != key || rangeOf(k.rng) != test.want {
+				t.Errorf("got a key of %d characters at %s, want %d at %s", len(k.value), rangeOf(k.rng), len(key), test.want)
 			}
 		})
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/eval"

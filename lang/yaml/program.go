@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	yaml "gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/cairn-iac/cairn/eval"
 )
@@ -38,6 +38,7 @@ var (
 // project is what Pulumi.yaml says of the project.
 type project struct {
 	name, description, main string
+	mainRange               hcl.Range
 }
 
 // document reads the sections of one program document whose top-level keys

@@ -9,8 +9,8 @@ import (
 )
 
 // source is one YAML file: its name, its bytes and where its lines start, so
-// that the line and column yaml.v3 gives can become hcl positions (which
-// also carry byte offsets).
+// that the line and column the YAML parser gives can become hcl positions
+// (which also carry byte offsets).
 type source struct {
 	name  string
 	bytes []byte
@@ -31,8 +31,8 @@ func newSource(name string, b []byte) *source {
 }
 
 // lineBreak returns the length of the line break b starts with, or 0: YAML
-// breaks lines at LF, CR, CRLF, NEL, LS and PS, and so does yaml.v3 when it
-// counts lines.
+// breaks lines at LF, CR, CRLF, NEL, LS and PS, and so does the parser when
+// it counts lines.
 func lineBreak(b []byte) int {
 	switch {
 	case len(b) == 0:
