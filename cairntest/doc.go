@@ -16,7 +16,4 @@
 //	func TestStack(t *testing.T) {
 //		cairntest.Run(t, cairntest.Options{Project: ".."})
 //	}
-//
-// The package lives under cmd/cairn because it is the command's test runner
-// (the top-level folders of the repository are fixed).
 package cairntest
