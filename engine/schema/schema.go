@@ -58,7 +58,7 @@ type Alias struct {
 
 // Function describes one provider function (invoke).
 type Function struct {
-	Description string     `json:"description,omitempty"`
+	Description string         `json:"description,omitempty"`
 	Inputs      *ObjectTyp     `json:"inputs,omitempty"`
 	Outputs     *ObjectTyp     `json:"outputs,omitempty"`
 	Language    map[string]any `json:"language,omitempty"`

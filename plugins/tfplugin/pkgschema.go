@@ -83,7 +83,7 @@ func buildSchema(pkg, version, source string, s *tfplugin6.GetProviderSchema_Res
 		Name: pkg, Version: version, DisplayName: source,
 		Description: "The Terraform provider " + source + ", version " + version + ".",
 		Resources:   map[string]*schema.Resource{}, Functions: map[string]*schema.Function{},
-		Language:    (&schema.Terraform{Source: source}).Language(),
+		Language: (&schema.Terraform{Source: source}).Language(),
 	}, types: map[string]*schema.ObjectTyp{}}
 	g.pkg.Types = g.types
 	if b := s.GetProvider().GetBlock(); b != nil {
