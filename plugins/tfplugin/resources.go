@@ -271,7 +271,9 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 	sort.Strings(replace)
 	detailed, _ := resource.DiffMaps(req.OldInputs, req.News)
 	for _, k := range changed {
-		if _, ok := detailed[k]; !ok && !hasPrefixPath(detailed, k) {
+		_, inOld := req.OldInputs[k]
+		_, inNew := req.News[k]
+		if (inOld || inNew) && !hasPrefixPath(detailed, k) {
 			detailed[k] = resource.PropertyDiff{Kind: resource.DiffUpdate}
 		}
 	}
@@ -284,8 +286,11 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 	return provider.DiffResponse{Changes: provider.DiffSome, ReplaceKeys: replace, ChangedKeys: changed, DetailedDiff: detailed}, nil
 }
 
-// hasPrefixPath reports whether a detailed diff has a path under key.
+// hasPrefixPath reports whether a detailed diff has key or a path under it.
 func hasPrefixPath(d resource.DetailedDiff, key string) bool {
+	if _, ok := d[key]; ok {
+		return true
+	}
 	for path := range d {
 		if p, err := resource.ParsePath(path); err == nil && len(p) > 0 && p[0] == key {
 			return true
