@@ -170,3 +170,51 @@ func TestFrameworkFunction(t *testing.T) {
 		t.Fatalf("shout = %+v, %v", got, err)
 	}
 }
+
+// TestSDKLifecycle runs a terraform-plugin-sdk/v2 provider, which speaks
+// protocol 5, through the same lifecycle.
+func TestSDKLifecycle(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	p := load(t, "sdkprovider", dir)
+	const token = "cairnsdk:index/item:Item"
+	inputs := resource.Map{"name": resource.String("x"), "value": resource.String("one"), "token": resource.String("hunter2")}
+	created, err := p.Create(ctx, provider.CreateRequest{Type: token, Inputs: inputs})
+	if err != nil || created.ID != "x" || !created.Outputs["token"].IsSecret() {
+		t.Fatalf("Create = %+v, %v", created, err)
+	}
+	same, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: inputs})
+	if err != nil || same.Changes != provider.DiffNone {
+		t.Fatalf("Diff unchanged = %+v, %v", same, err)
+	}
+	changed := inputs.Copy()
+	changed["value"] = resource.String("two")
+	updated, err := p.Update(ctx, provider.UpdateRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: changed})
+	if err != nil || updated.Outputs["value"].StringValue() != "two" {
+		t.Fatalf("Update = %+v, %v", updated, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "x")); string(data) != "two" {
+		t.Fatalf("the file holds %q", data)
+	}
+	renamed := changed.Copy()
+	renamed["name"] = resource.String("y")
+	repl, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: changed, OldOutputs: updated.Outputs, News: renamed})
+	if err != nil || len(repl.ReplaceKeys) != 1 || repl.ReplaceKeys[0] != "name" {
+		t.Fatalf("Diff name = %+v, %v", repl, err)
+	}
+	imported, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: "x"})
+	if err != nil || imported.ID != "x" || imported.Inputs["value"].StringValue() != "two" {
+		t.Fatalf("import = %+v, %v", imported, err)
+	}
+	got, err := p.Invoke(ctx, provider.InvokeRequest{Token: "cairnsdk:index/getItem:getItem", Args: resource.Map{"name": resource.String("x")}})
+	if err != nil || got.Return["value"].StringValue() != "two" {
+		t.Fatalf("data source = %+v, %v", got, err)
+	}
+	if err := p.Delete(ctx, provider.DeleteRequest{Type: token, ID: created.ID, Outputs: updated.Outputs}); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: created.ID, Inputs: changed, Outputs: updated.Outputs})
+	if err != nil || gone.ID != "" {
+		t.Fatalf("Read of a deleted resource = %+v, %v", gone, err)
+	}
+}
