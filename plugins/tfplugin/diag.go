@@ -73,8 +73,10 @@ func (p *Provider) diagnose(ds []*tfplugin6.Diagnostic, doing string) error {
 	return fmt.Errorf("%s:\n  - %s", doing, strings.Join(errs, "\n  - "))
 }
 
+// warn logs a warning diagnostic. It takes no lock: the log is set once,
+// by Parameterize, before anything is asked of the provider.
 func (p *Provider) warn(d *tfplugin6.Diagnostic, about string) {
-	p.opts.log().Warn(text(d), "provider", p.Pkg(), "about", about, "attribute", attributePath(d.GetAttribute()).String())
+	p.log.Warn(text(d), "about", about, "attribute", attributePath(d.GetAttribute()).String())
 }
 
 // text is a diagnostic's summary and detail.

@@ -135,10 +135,3 @@ func ParseSource(s string) (Source, error) {
 	}
 	return Source{}, fmt.Errorf("invalid provider source %q: write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\"", s)
 }
-
-// IsSource reports whether s is written as a Terraform provider source
-// address rather than a Pulumi package name.
-func IsSource(s string) bool {
-	_, err := ParseSource(s)
-	return err == nil
-}

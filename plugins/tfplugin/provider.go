@@ -78,6 +78,9 @@ type Provider struct {
 	opts    Options
 	schemas *schemaCache
 
+	// log is the log of the provider it serves, set by Parameterize.
+	log *slog.Logger
+
 	mu     sync.Mutex
 	param  *parameter
 	pkg    string // the package it serves: the provider's type name
@@ -139,6 +142,7 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s is parameterized already, with %s", Name, p.param.Source)
 	}
 	p.param, p.pkg, p.exe = &parameter{Source: source, Version: version}, addr.Type, exe
+	p.log = p.opts.log().With("provider", source)
 	return provider.ParameterizeResponse{Name: addr.Type, Version: version}, nil
 }
 
