@@ -16,9 +16,8 @@
 // arguments, nested blocks and references to outputs are written in
 // snake_case and mapped to the schemas' camelCase names.
 //
-// A terraform block's required_providers (or a pulumi one's entry whose
-// source is a provider address, "hashicorp/null") declare Terraform
-// providers: their packages are served by the plugin
+// A terraform block's required_providers declare Terraform providers
+// (source = "hashicorp/null", version = "~> 3.2"): their packages are served by the plugin
 // Options.TerraformProviders names, parameterized with the source and
 // version constraints; their resource, data and provider blocks are
 // decoded with the provider's own schema (attribute names as they are,

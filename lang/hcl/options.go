@@ -266,9 +266,8 @@ func (m *module) terraform(b *hcl.Block) {
 // each package's version (and plugin download URL), as
 // random = "4.16.0" or random = { version = "4.16.0", plugin_download_url = "…" };
 // with parameters, the package is served by the provider named by source,
-// parameterized: bucket = { source = "kv", version = "2.0.0", parameters = ["bucket"] };
-// a source that is a Terraform provider's address makes it a Terraform
-// provider, as in the terraform block.
+// parameterized: bucket = { source = "kv", version = "2.0.0", parameters = ["bucket"] }.
+// Terraform providers are declared in the terraform block.
 func (m *module) requirements(b *hcl.Block) {
 	content, diags := b.Body.Content(requirementsSchema)
 	m.report(diags)
@@ -298,8 +297,9 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 			o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
 		case v.Type().IsObjectType() && !v.IsNull():
 			fields := v.AsValueMap()
-			if src, ok := stringAttr(fields, "source"); ok && strings.Contains(src, "/") && fields["parameters"] == cty.NilVal || terraform {
-				if src == "" {
+			if terraform {
+				src, ok := stringAttr(fields, "source")
+				if !ok {
 					src = "hashicorp/" + a.Name
 				}
 				ver, _ := stringAttr(fields, "version")
