@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -31,6 +32,16 @@ type meta struct {
 
 // noID is the ID of a resource whose type has no id attribute.
 const noID = "-"
+
+// bounded bounds an operation by the resource's own timeout plus a
+// minute's grace, or by two hours, as calls to Pulumi plugins are: a hung
+// provider fails its step instead of hanging Cairn.
+func bounded(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout+time.Minute)
+	}
+	return context.WithTimeout(ctx, 2*time.Hour)
+}
 
 // resourceType returns the typed schema of a resource type token.
 func (p *Provider) resourceType(ctx context.Context, token string) (*process, *typed, error) {
@@ -331,6 +342,8 @@ func ctyPath(ap *tfplugin6.AttributePath) cty.Path {
 // then ApplyResourceChange; in a preview the planned state is the
 // outputs, its unknowns unknown.
 func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+	ctx, cancel := bounded(ctx, req.Timeout)
+	defer cancel()
 	proc, t, err := p.resourceType(ctx, req.Type)
 	if err != nil {
 		return provider.CreateResponse{}, err
@@ -360,6 +373,8 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 // Update implements provider.Provider: PlanResourceChange from the
 // recorded state, then ApplyResourceChange.
 func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+	ctx, cancel := bounded(ctx, req.Timeout)
+	defer cancel()
 	proc, t, err := p.resourceType(ctx, req.Type)
 	if err != nil {
 		return provider.UpdateResponse{}, err
@@ -392,6 +407,8 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 // Delete implements provider.Provider: ApplyResourceChange to nothing,
 // after PlanResourceChange when the provider asks to plan destroys.
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error {
+	ctx, cancel := bounded(ctx, req.Timeout)
+	defer cancel()
 	proc, t, err := p.resourceType(ctx, req.Type)
 	if err != nil {
 		return err
@@ -425,6 +442,8 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error
 // imported by ID with ImportResourceState, then read, and its inputs are
 // the attributes a configuration may set.
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
+	ctx, cancel := bounded(ctx, req.Timeout)
+	defer cancel()
 	proc, t, err := p.resourceType(ctx, req.Type)
 	if err != nil {
 		return provider.ReadResponse{}, err
