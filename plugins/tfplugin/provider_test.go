@@ -218,3 +218,26 @@ func TestSDKLifecycle(t *testing.T) {
 		t.Fatalf("Read of a deleted resource = %+v, %v", gone, err)
 	}
 }
+
+// TestUpgradeResourceState gives the provider a state recorded with an
+// older schema version, which it upgrades (content was called text in
+// version 0); states it writes record the current version.
+func TestUpgradeResourceState(t *testing.T) {
+	ctx := context.Background()
+	p := load(t, "fwprovider", t.TempDir())
+	const token = "cairnfw:index/file:File"
+	old := resource.Map{"id": resource.String("a"), "name": resource.String("a"), "text": resource.String("old"),
+		"__meta": resource.String(`{"schema_version":"0"}`)}
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("old")}
+	diff, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: "a", OldInputs: inputs, OldOutputs: old, News: inputs})
+	if err != nil || diff.Changes != provider.DiffNone {
+		t.Fatalf("Diff of an upgraded state = %+v, %v", diff, err)
+	}
+	upd, err := p.Update(ctx, provider.UpdateRequest{Type: token, ID: "a", OldInputs: inputs, OldOutputs: old, News: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upd.Outputs["content"].StringValue() != "old" || upd.Outputs["__meta"].StringValue() != `{"schema_version":"1"}` {
+		t.Errorf("outputs = %v", upd.Outputs)
+	}
+}

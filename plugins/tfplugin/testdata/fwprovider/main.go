@@ -100,6 +100,7 @@ func (r *fileResource) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *fileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = rschema.Schema{
+		Version: 1,
 		Attributes: map[string]rschema.Attribute{
 			"id":      rschema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"name":    rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
@@ -114,6 +115,28 @@ func (r *fileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			}}},
 		},
 	}
+}
+
+// UpgradeState upgrades states of schema version 0, where content was
+// called text.
+func (r *fileResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	v0 := &rschema.Schema{Attributes: map[string]rschema.Attribute{
+		"id":   rschema.StringAttribute{Computed: true},
+		"name": rschema.StringAttribute{Required: true},
+		"text": rschema.StringAttribute{Optional: true},
+	}}
+	return map[int64]resource.StateUpgrader{0: {PriorSchema: v0,
+		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			var old struct {
+				ID   types.String `tfsdk:"id"`
+				Name types.String `tfsdk:"name"`
+				Text types.String `tfsdk:"text"`
+			}
+			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+			m := fileModel{ID: old.ID, Name: old.Name, Content: old.Text, Secret: types.StringNull(),
+				Size: types.Int64Value(int64(len(old.Text.ValueString())))}
+			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		}}}
 }
 
 func (r *fileResource) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
