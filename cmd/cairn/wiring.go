@@ -34,9 +34,11 @@ import (
 
 // builtins are the providers compiled into Cairn; stacks serves stack
 // references (nil outside a project). Terraform providers run in the
-// project's folder and log to the plugin log.
+// project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
+// plugin log.
 func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd}
+	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}
