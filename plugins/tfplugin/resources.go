@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -198,8 +200,14 @@ func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior sta
 	if err := p.diagnose(resp.GetDiagnostics(), "applying the change"); err != nil {
 		return out, err
 	}
-	if !v.IsWhollyKnown() {
-		return out, fmt.Errorf("the Terraform provider %s produced an inconsistent result after apply: some of the new state of the %s is unknown", p.param.Source, t.name)
+	if bad := incompatible(plan.value, v, nil); len(bad) > 0 {
+		msg := fmt.Sprintf("the Terraform provider %s produced an inconsistent result after apply for %s: %s", p.param.Source, t.name, strings.Join(bad, "; "))
+		if !resp.GetLegacyTypeSystem() || !v.IsWhollyKnown() {
+			return out, errors.New(msg + "; this is a bug in the provider")
+		}
+		// The legacy SDK's results routinely differ from its plans:
+		// Terraform tolerates them with a warning, and so does Cairn.
+		p.log.Warn(msg + "; tolerated because the provider uses the legacy plugin SDK")
 	}
 	return out, nil
 }
