@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
 )
 
 // incompatible lists the paths where a value a provider returned differs
@@ -83,4 +85,57 @@ func describePath(p cty.Path) string {
 		return "the object"
 	}
 	return b.String()
+}
+
+// invalidPlan lists the paths where a plan does not keep what the
+// configuration sets, as Terraform checks plans: an attribute that is not
+// computed, or is and is configured, must be planned as configured (or as
+// it was, when a provider keeps an equivalent prior value). Elements of
+// sets are not compared.
+func invalidPlan(b *block, prior, config, planned cty.Value, path cty.Path) []string {
+	if config.IsNull() || !config.IsKnown() || planned.IsNull() || !planned.IsKnown() {
+		return nil
+	}
+	if prior.IsNull() || !prior.IsKnown() {
+		prior = nullAttrs(config.Type())
+	}
+	var out []string
+	for _, a := range b.GetAttributes() {
+		name := a.GetName()
+		c, pl, pr := config.GetAttr(name), planned.GetAttr(name), prior.GetAttr(name)
+		if a.GetComputed() && c.IsNull() || !c.IsWhollyKnown() || a.GetWriteOnly() {
+			continue
+		}
+		if !pl.RawEquals(c) && !(!c.IsNull() && pl.RawEquals(pr)) {
+			out = append(out, describePath(path.GetAttr(name))+": planned otherwise than configured")
+		}
+	}
+	for _, nb := range b.GetBlockTypes() {
+		name := nb.GetTypeName()
+		c, pl, pr := config.GetAttr(name), planned.GetAttr(name), prior.GetAttr(name)
+		switch nb.GetNesting() {
+		case tfplugin6.Schema_NestedBlock_SINGLE, tfplugin6.Schema_NestedBlock_GROUP:
+			out = append(out, invalidPlan(nb.GetBlock(), pr, c, pl, path.GetAttr(name))...)
+		case tfplugin6.Schema_NestedBlock_LIST, tfplugin6.Schema_NestedBlock_MAP:
+			if !c.IsKnown() || !pl.IsKnown() || c.IsNull() || pl.IsNull() {
+				continue
+			}
+			if c.LengthInt() != pl.LengthInt() {
+				out = append(out, fmt.Sprintf("%s: %d blocks configured, %d planned", describePath(path.GetAttr(name)), c.LengthInt(), pl.LengthInt()))
+				continue
+			}
+			for it := c.ElementIterator(); it.Next(); {
+				k, ce := it.Element()
+				if !pl.HasIndex(k).True() {
+					continue
+				}
+				pe := cty.NullVal(ce.Type())
+				if pr.IsKnown() && !pr.IsNull() && pr.HasIndex(k).True() {
+					pe = pr.Index(k)
+				}
+				out = append(out, invalidPlan(nb.GetBlock(), pe, ce, pl.Index(k), path.GetAttr(name).Index(k))...)
+			}
+		}
+	}
+	return out
 }

@@ -28,8 +28,9 @@
 //	Invoke               ReadDataSource for a data source, CallFunction for a function
 //	SignalCancellation   StopProvider
 //
-// An apply's result must agree with its plan where the plan was known, as
-// Terraform checks it (the legacy SDK's disagreements are warnings).
+// A plan must keep what the configuration sets, and an apply's result
+// must agree with its plan where the plan was known, as Terraform checks
+// them (the legacy SDK's disagreements are warnings).
 //
 // Values are cty values of the schema's implied type, encoded with msgpack;
 // unknowns are Cairn's unknowns. A resource's outputs are its Terraform

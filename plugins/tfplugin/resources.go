@@ -164,6 +164,13 @@ func (p *Provider) plan(ctx context.Context, proc *process, t *typed, prior stat
 	if err != nil {
 		return planned{}, fmt.Errorf("the planned state of the resource: %w", err)
 	}
+	if bad := invalidPlan(t.block, prior.value, config, v, nil); len(bad) > 0 {
+		msg := fmt.Sprintf("the Terraform provider %s produced an invalid plan for %s: %s", p.param.Source, t.name, strings.Join(bad, "; "))
+		if !resp.GetLegacyTypeSystem() {
+			return planned{}, errors.New(msg + "; this is a bug in the provider")
+		}
+		p.log.Warn(msg + "; tolerated because the provider uses the legacy plugin SDK")
+	}
 	out := planned{value: v, private: resp.GetPlannedPrivate()}
 	for _, ap := range resp.GetRequiresReplace() {
 		out.replace = append(out.replace, ctyPath(ap))
