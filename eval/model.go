@@ -312,6 +312,11 @@ type Program struct {
 	// Packages are the project's packages served by parameterized
 	// providers, by name, as the engine serves them.
 	Packages map[string]Package
+	// ProviderFunctions are functions the program calls by name
+	// (provider::null::noop) that provider functions implement, by name:
+	// a call invokes the token with its arguments as the list "arguments"
+	// and returns the result's "result".
+	ProviderFunctions map[string]string
 
 	analyzed sync.Once
 	analysis *analysis

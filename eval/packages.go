@@ -13,11 +13,15 @@ type Package struct {
 	Parameterization *deploy.Parameterization
 }
 
-// parameterize adds to a request for token the parameterization of its
-// package, when the project declares it; it returns the version to ask
-// for.
+// parameterize adds to a request for token (a provider's type, for a
+// provider) the parameterization of its package, when the project
+// declares it; it returns the version to ask for.
 func (p *Program) parameterize(token, version string) (string, *deploy.Parameterization) {
-	pkg, ok := p.Packages[resource.TypePackage(token)]
+	name := resource.TypePackage(token)
+	if resource.IsProviderType(token) {
+		name = resource.ProviderTypePackage(token)
+	}
+	pkg, ok := p.Packages[name]
 	if !ok {
 		return version, nil
 	}

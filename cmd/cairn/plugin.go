@@ -69,7 +69,7 @@ func pluginList(c *cli.Context) error {
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
 		project, packages = p.Plugins.Providers, p.Packages
 	}
-	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
+	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: s.builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
 	type entry struct {
 		Package  string `json:"package"`
@@ -212,9 +212,9 @@ func pluginServe(c *cli.Context) error {
 		return err
 	}
 	pkg := c.Args().First()
-	f, ok := provider.Select(builtins(&stackReader{s: s}), pkg, "")
+	f, ok := provider.Select(s.builtins(&stackReader{s: s}), pkg, "")
 	if !ok {
-		return &exitError{code: 2, msg: fmt.Sprintf("no built-in provider for package %q; built in are pulumi, random and command", pkg)}
+		return &exitError{code: 2, msg: fmt.Sprintf("no built-in provider for package %q; built in are pulumi, random, command and terraform-provider", pkg)}
 	}
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

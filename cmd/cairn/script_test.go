@@ -75,6 +75,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgserver":     pgServerCmd,
 			"pgrestart":    pgRestartCmd,
 			"pgsql":        pgSQLCmd,
+			"tfprovider":   tfProviderCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

@@ -29,12 +29,20 @@ import (
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/random"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 // builtins are the providers compiled into Cairn; stacks serves stack
-// references (nil outside a project).
-func builtins(stacks builtin.StackReader) provider.Factories {
-	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory()}
+// references (nil outside a project). Terraform providers run in the
+// project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
+// plugin log.
+func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
+	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start}
+	if s.project != nil {
+		tf.Dir = s.project.Dir
+	}
+	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf)}
 }
 
 // isolated lists the packages whose built-in providers run as plugin
@@ -96,7 +104,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 		project, packages = s.project.Plugins.Providers, s.project.Packages
 	}
 	opts := host.ResolverOptions{
-		Options: o, Project: project, Packages: packages, Builtins: builtins(&stackReader{s: s, sm: sm}),
+		Options: o, Project: project, Packages: packages, Builtins: s.builtins(&stackReader{s: s, sm: sm}),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
 		SchemaCache: filepath.Join(s.home, "schemas"),
 	}
@@ -205,7 +213,8 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 	case "yaml":
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
-		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(), DeclarePackage: h.AddPackage})
+		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(),
+			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {

@@ -48,6 +48,7 @@ type Resource struct {
 	Aliases         []Alias              `json:"aliases,omitempty"`
 	IsComponent     bool                 `json:"isComponent,omitempty"`
 	Methods         map[string]string    `json:"methods,omitempty"`
+	Language        map[string]any       `json:"language,omitempty"`
 }
 
 // Alias is a former type token of a resource.
@@ -57,9 +58,10 @@ type Alias struct {
 
 // Function describes one provider function (invoke).
 type Function struct {
-	Description string     `json:"description,omitempty"`
-	Inputs      *ObjectTyp `json:"inputs,omitempty"`
-	Outputs     *ObjectTyp `json:"outputs,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Inputs      *ObjectTyp     `json:"inputs,omitempty"`
+	Outputs     *ObjectTyp     `json:"outputs,omitempty"`
+	Language    map[string]any `json:"language,omitempty"`
 }
 
 // ObjectTyp is an object type: its properties and which are required.

@@ -81,7 +81,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	p.cmd = exec.Command(spec.Path, spec.Args...)
 	p.cmd.Dir = spec.Dir
 	p.cmd.Env = append(pluginEnviron(), spec.Env...)
-	p.cmd.SysProcAttr = sysProcAttr()
+	p.cmd.SysProcAttr = SysProcAttr()
 	first := true
 	p.cmd.Stdout = &lineWriter{line: func(s string) {
 		if first {

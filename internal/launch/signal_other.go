@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+// SysProcAttr is nil: without process groups, a plugin runs as started.
+func SysProcAttr() *syscall.SysProcAttr { return nil }
 
 // interrupt stops the plugin: without signals, killing is the only way.
 func interrupt(p *os.Process) error { return p.Kill() }

@@ -7,11 +7,11 @@ import (
 	"syscall"
 )
 
-// sysProcAttr runs the plugin in a process group of its own: a Ctrl-C at the
+// SysProcAttr runs a plugin in a process group of its own: a Ctrl-C at the
 // terminal reaches Cairn alone, which decides when its plugins stop, and
 // killing the group stops whatever the plugin started. On Linux the kernel
 // also stops the plugin if Cairn dies without closing it.
-func sysProcAttr() *syscall.SysProcAttr {
+func SysProcAttr() *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
 	deathSignal(a)
 	return a

@@ -82,13 +82,25 @@ func (s *shape) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diag
 		attrs[f.name] = v
 	}
 	blocks := map[string][]cty.Value{}
+	keyed := map[string]map[string]cty.Value{}
 	for _, b := range content.Blocks {
 		f := s.fields[b.Type]
 		v, ds := f.block.decode(b.Body, ctx)
 		diags = append(diags, ds...)
+		if f.labelled {
+			if keyed[b.Type] == nil {
+				keyed[b.Type] = map[string]cty.Value{}
+			}
+			if _, dup := keyed[b.Type][b.Labels[0]]; dup {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Duplicate %s block", b.Type),
+					Detail: fmt.Sprintf("There is another %s block with the key %q.", b.Type, b.Labels[0]), Subject: b.DefRange.Ptr()})
+			}
+			keyed[b.Type][b.Labels[0]] = v
+			continue
+		}
 		blocks[b.Type] = append(blocks[b.Type], v)
 		if !f.list && len(blocks[b.Type]) > 1 {
-			diags = append(diags, tooMany(b.Type, b.DefRange))
+			diags = append(diags, tooMany(b.Type, 1, b.DefRange))
 		}
 	}
 	for name, vs := range blocks {
@@ -98,6 +110,9 @@ func (s *shape) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diag
 		} else {
 			attrs[f.name] = vs[0]
 		}
+	}
+	for name, vs := range keyed {
+		attrs[s.fields[name].name] = cty.ObjectVal(vs)
 	}
 	return cty.ObjectVal(attrs), diags
 }
@@ -132,6 +147,7 @@ func (s *shape) check(body hcl.Body) hcl.Diagnostics {
 	sch.Blocks = append(sch.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
 	content, diags := body.Content(sch)
 	given := map[string]int{}
+	dynamic := map[string]bool{}
 	for name := range content.Attributes {
 		given[name]++
 	}
@@ -139,6 +155,7 @@ func (s *shape) check(body hcl.Body) hcl.Diagnostics {
 		typ, inner := b.Type, b.Body
 		if typ == "dynamic" {
 			typ = b.Labels[0]
+			dynamic[typ] = true
 			if f := s.fields[typ]; f == nil || f.block == nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported block type",
 					Detail:  fmt.Sprintf("Blocks of type %q are not expected here.%s", typ, eval.DidYouMean(typ, s.blockNames())),
@@ -162,8 +179,17 @@ func (s *shape) check(body hcl.Body) hcl.Diagnostics {
 				Detail:  fmt.Sprintf("%q is given both as an argument and as a block; keep one.", typ),
 				Subject: b.DefRange.Ptr()})
 		}
-		if !f.list && given[typ] == 2 {
-			diags = append(diags, tooMany(typ, b.DefRange))
+		switch {
+		case !f.list && !f.labelled && given[typ] == 2:
+			diags = append(diags, tooMany(typ, 1, b.DefRange))
+		case f.maxItems > 0 && given[typ] == f.maxItems+1 && !dynamic[typ]:
+			diags = append(diags, tooMany(typ, f.maxItems, b.DefRange))
+		}
+	}
+	for name, f := range s.fields {
+		if f.minItems > 0 && given[name] < f.minItems && !dynamic[name] {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Insufficient %s blocks", name),
+				Detail: fmt.Sprintf("At least %d %q blocks are required.", f.minItems, name), Subject: body.MissingItemRange().Ptr()})
 		}
 	}
 	for name, f := range s.fields {
@@ -186,7 +212,11 @@ func (s *shape) blockNames() []string {
 	return out
 }
 
-func tooMany(typ string, rng hcl.Range) *hcl.Diagnostic {
+func tooMany(typ string, most int, rng hcl.Range) *hcl.Diagnostic {
+	n := "one"
+	if most > 1 {
+		n = fmt.Sprint(most)
+	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Too many %s blocks", typ),
-		Detail: fmt.Sprintf("No more than one %q block is allowed.", typ), Subject: rng.Ptr()}
+		Detail: fmt.Sprintf("No more than %s %q block is allowed.", n, typ), Subject: rng.Ptr()}
 }

@@ -17,6 +17,14 @@
 // arguments, nested blocks and references to outputs are written in
 // snake_case and mapped to the schemas' camelCase names.
 //
+// A terraform block's required_providers declare Terraform providers
+// (source = "hashicorp/null", version = "~> 3.2"): their packages are served by the plugin
+// Options.TerraformProviders names, parameterized with the source and
+// version constraints; their resource, data and provider blocks are
+// decoded with the provider's own schema (attribute names as they are,
+// nested blocks only where it declares them, by its nesting modes), and
+// provider::<pkg>::<name>(…) calls their functions.
+//
 // Replacements delete the old resource before they create the new one, as
 // Terraform does; lifecycle { create_before_destroy = true } creates first,
 // which is the Pulumi engine's own default. Options without a Terraform

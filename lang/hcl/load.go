@@ -30,6 +30,10 @@ type Options struct {
 	// parameterized provider that required_providers declares, as soon as
 	// it is read, so that its schema can be found.
 	DeclarePackage func(name string, spec workspace.PackageSpec)
+	// TerraformProviders is the provider plugin that serves Terraform
+	// providers, parameterized with their source address and version
+	// constraints; empty: requirements of Terraform providers are errors.
+	TerraformProviders string
 }
 
 // dialect is how HCL names the parts of a resource, for hints.
@@ -127,6 +131,8 @@ func (l *loader) program(files []*hcl.File) (*eval.Program, hcl.Diagnostics) {
 		Files:   l.parser.Files(),
 		Schemas: l.opts.Schemas,
 		Dialect: dialect,
+
+		ProviderFunctions: l.pkgs.providerFunctions(),
 	}
 	return prog, l.diags
 }

@@ -65,9 +65,7 @@ func (m *module) block(b *hcl.Block) {
 	case "pulumi":
 		m.requirements(b)
 	case "terraform":
-		m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Ignored terraform block",
-			Detail:  "Cairn does not read the terraform block; declare package versions in pulumi { required_providers { … } }.",
-			Subject: b.DefRange.Ptr()})
+		m.terraform(b)
 	case "provider":
 		m.provider(b)
 	case "variable":

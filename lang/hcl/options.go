@@ -3,6 +3,7 @@ package hcl
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -245,55 +246,126 @@ func camelKeys(v cty.Value) cty.Value {
 
 var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
 
+// terraform reads the terraform block: its required_providers name the
+// Terraform providers of the program, as in Terraform; the rest is
+// ignored, with a warning.
+func (m *module) terraform(b *hcl.Block) {
+	content, rest, diags := b.Body.PartialContent(requirementsSchema)
+	m.report(diags)
+	if attrs, _ := rest.JustAttributes(); len(attrs) > 0 || len(content.Blocks) == 0 {
+		m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Ignored terraform settings",
+			Detail:  "Cairn reads only required_providers of the terraform block.",
+			Subject: b.DefRange.Ptr()})
+	}
+	for _, rp := range content.Blocks {
+		m.requiredProviders(rp, true)
+	}
+}
+
 // requirements reads the pulumi block of a file: required_providers gives
 // each package's version (and plugin download URL), as
 // random = "4.16.0" or random = { version = "4.16.0", plugin_download_url = "…" };
 // with parameters, the package is served by the provider named by source,
 // parameterized: bucket = { source = "kv", version = "2.0.0", parameters = ["bucket"] }.
+// Terraform providers are declared in the terraform block.
 func (m *module) requirements(b *hcl.Block) {
 	content, diags := b.Body.Content(requirementsSchema)
 	m.report(diags)
 	for _, rp := range content.Blocks {
-		attrs, diags := rp.Body.JustAttributes()
+		m.requiredProviders(rp, false)
+	}
+}
+
+// requiredProviders reads a required_providers block; in a terraform
+// block, every entry is a Terraform provider.
+func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
+	attrs, diags := rp.Body.JustAttributes()
+	m.report(diags)
+	for _, a := range sortedAttributes(attrs) {
+		m.l.pkgs.declared[a.Name] = true
+		v, diags := a.Expr.Value(nil)
 		m.report(diags)
-		for _, a := range sortedAttributes(attrs) {
-			m.l.pkgs.declared[a.Name] = true
-			v, diags := a.Expr.Value(nil)
-			m.report(diags)
-			o := &eval.ResourceOptions{}
-			var spec workspace.PackageSpec
-			switch {
-			case diags.HasErrors():
-				continue
-			case v.Type() == cty.String && !v.IsNull():
-				o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
-			case v.Type().IsObjectType() && !v.IsNull():
-				for k, el := range v.AsValueMap() {
-					switch {
-					case k == "version":
-						o.Version = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
-					case k == "plugin_download_url":
-						o.PluginDownloadURL = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
-					case k == "parameters":
-						spec.Parameters = m.strings(a, el)
-					case k != "source":
-						m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement has a source, a version, a plugin_download_url and parameters, not %s.", k)
-					}
+		o := &eval.ResourceOptions{}
+		var spec workspace.PackageSpec
+		switch {
+		case diags.HasErrors():
+			continue
+		case terraform && v.Type() == cty.String && !v.IsNull():
+			m.terraformProvider(a, "hashicorp/"+a.Name, v.AsString())
+			continue
+		case v.Type() == cty.String && !v.IsNull():
+			o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
+		case v.Type().IsObjectType() && !v.IsNull():
+			fields := v.AsValueMap()
+			if terraform {
+				src, ok := stringAttr(fields, "source")
+				if !ok {
+					src = "hashicorp/" + a.Name
 				}
-				if spec.Parameters != nil {
-					if !m.parameterized(a, v, &spec) {
-						continue
-					}
-					o = &eval.ResourceOptions{} // the plugin's version is the package's
-				}
-			default:
-				m.errorf(a.Expr.Range(), "Invalid provider requirement", "Give %s a version string, or an object with version and plugin_download_url.", a.Name)
+				ver, _ := stringAttr(fields, "version")
+				m.terraformProvider(a, src, ver)
 				continue
 			}
-			m.l.versions[a.Name] = o
-			m.l.pkgs.versions[a.Name] = literal(o.Version)
-			m.l.pkgs.urls[a.Name] = literal(o.PluginDownloadURL)
+			for k, el := range fields {
+				switch {
+				case k == "version":
+					o.Version = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
+				case k == "plugin_download_url":
+					o.PluginDownloadURL = &hclsyntax.LiteralValueExpr{Val: el, SrcRange: a.Expr.Range()}
+				case k == "parameters":
+					spec.Parameters = m.strings(a, el)
+				case k != "source":
+					m.errorf(a.Expr.Range(), "Invalid provider requirement", "A requirement has a source, a version, a plugin_download_url and parameters, not %s.", k)
+				}
+			}
+			if spec.Parameters != nil {
+				if !m.parameterized(a, v, &spec) {
+					continue
+				}
+				o = &eval.ResourceOptions{} // the plugin's version is the package's
+			}
+		default:
+			m.errorf(a.Expr.Range(), "Invalid provider requirement", "Give %s a version string, or an object with version and plugin_download_url.", a.Name)
+			continue
 		}
+		m.l.versions[a.Name] = o
+		m.l.pkgs.versions[a.Name] = literal(o.Version)
+		m.l.pkgs.urls[a.Name] = literal(o.PluginDownloadURL)
+	}
+}
+
+// stringAttr returns the string attribute k of an object's attributes.
+func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
+	v, ok := attrs[k]
+	if !ok || v.Type() != cty.String || v.IsNull() {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// terraformProvider declares the Terraform provider at source, at the
+// newest version meeting constraints, as the package a.Name: the plugin
+// Options.TerraformProviders serves it, parameterized with both. The
+// package is named after the provider's type, as its resource types are.
+func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string) {
+	typ := source[strings.LastIndexByte(source, '/')+1:]
+	switch {
+	case strings.Count(source, "/") > 2 || typ == "":
+		m.errorf(a.Expr.Range(), "Invalid provider source", "%q is not a Terraform provider source address: write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", source)
+		return
+	case !strings.EqualFold(typ, a.Name):
+		m.errorf(a.NameRange, "Invalid provider local name", "Cairn names the package of a Terraform provider after its type: write %s = { source = %q, … }.", strings.ToLower(typ), source)
+		return
+	case m.l.opts.TerraformProviders == "":
+		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)
+		return
+	}
+	spec := workspace.PackageSpec{Source: m.l.opts.TerraformProviders, Parameters: []string{source}}
+	if constraints != "" {
+		spec.Parameters = append(spec.Parameters, constraints)
+	}
+	if m.l.opts.DeclarePackage != nil {
+		m.l.opts.DeclarePackage(a.Name, spec)
 	}
 }
 

@@ -29,7 +29,10 @@ type pkg struct {
 	err       error
 	resources map[string][]string // name → tokens
 	functions map[string][]string
-	shapes    *types
+	// tfFunctions are the functions of a Terraform provider, by name:
+	// provider::<pkg>::<name> calls them.
+	tfFunctions map[string]string
+	shapes      *types
 }
 
 func newPackages(src eval.SchemaSource) *packages {
@@ -41,7 +44,7 @@ func (ps *packages) get(name string) *pkg {
 	if p, ok := ps.loaded[name]; ok {
 		return p
 	}
-	p := &pkg{name: name, resources: map[string][]string{}, functions: map[string][]string{}}
+	p := &pkg{name: name, resources: map[string][]string{}, functions: map[string][]string{}, tfFunctions: map[string]string{}}
 	ps.loaded[name] = p
 	if ps.src == nil {
 		return p
@@ -50,15 +53,37 @@ func (ps *packages) get(name string) *pkg {
 	if p.schema == nil {
 		return p
 	}
-	for tok := range p.schema.Resources {
+	for tok, res := range p.schema.Resources {
 		n := typeName(tok)
+		if tf := schema.TerraformOf(res.Language); tf != nil && tf.Resource != "" {
+			n = tf.Resource
+		}
 		p.resources[n] = append(p.resources[n], tok)
 	}
-	for tok := range p.schema.Functions {
+	for tok, fn := range p.schema.Functions {
 		n := typeName(tok)
+		if tf := schema.TerraformOf(fn.Language); tf != nil && tf.Function != "" {
+			p.tfFunctions[tf.Function] = tok
+			continue
+		} else if tf != nil && tf.DataSource != "" {
+			n = tf.DataSource
+		}
 		p.functions[n] = append(p.functions[n], tok)
 	}
 	return p
+}
+
+// providerFunctions returns the functions of the declared packages'
+// Terraform providers by the names programs call them by,
+// provider::<pkg>::<name>.
+func (ps *packages) providerFunctions() map[string]string {
+	out := map[string]string{}
+	for name := range ps.declared {
+		for fn, tok := range ps.get(name).tfFunctions {
+			out["provider::"+name+"::"+fn] = tok
+		}
+	}
+	return out
 }
 
 // packageOf returns the package a Terraform-style name belongs to: the

@@ -27,18 +27,25 @@ type field struct {
 	required bool
 	block    *shape // the shape of the objects nested blocks give; nil: an argument only
 	list     bool   // repeated blocks make a list
+	// A Terraform provider's nested blocks are blocks only; with a map
+	// nesting each has a key label, and the blocks make an object by key.
+	// minItems and maxItems bound how many there are (0: no bound).
+	blockOnly, labelled bool
+	minItems, maxItems  int
 }
 
 // types makes the shapes of one package's object and resource types, each
 // once: a stack of 100,000 resources of one type shares one pair of shapes.
 type types struct {
 	pkg       *schema.Package
+	terraform bool // a Terraform provider's: blocks are its nested blocks only
 	memo      map[string]*shape
 	resources map[string]shapes // by resource token
 }
 
 func newTypes(pkg *schema.Package) *types {
-	return &types{pkg: pkg, memo: map[string]*shape{}, resources: map[string]shapes{}}
+	return &types{pkg: pkg, memo: map[string]*shape{}, resources: map[string]shapes{},
+		terraform: pkg != nil && schema.TerraformOf(pkg.Language) != nil}
 }
 
 // resource returns the shapes of a resource type's inputs and outputs.
@@ -68,7 +75,19 @@ func (ts *types) fill(s *shape, props map[string]*schema.Property, required []st
 		for _, r := range required {
 			f.required = f.required || r == name
 		}
+		tf := schema.TerraformOf(p.Language)
 		switch {
+		case ts.terraform && tf != nil && tf.Nesting != "":
+			ref := p.Ref
+			if p.Items != nil {
+				ref = p.Items.Ref
+			} else if p.AdditionalProperties != nil {
+				ref = p.AdditionalProperties.Ref
+			}
+			f.block, f.blockOnly, f.required = ts.ref(ref), true, false
+			f.list, f.labelled = tf.Nesting == "list" || tf.Nesting == "set", tf.Nesting == "map"
+			f.minItems, f.maxItems = tf.MinItems, tf.MaxItems
+		case ts.terraform:
 		case ts.objectType(p.TypeSpec) != nil:
 			f.block = ts.ref(p.Ref)
 		case p.Type == "array" && p.Items != nil && ts.objectType(*p.Items) != nil:
@@ -106,8 +125,13 @@ func (ts *types) ref(ref string) *shape {
 func (s *shape) bodySchema() *hcl.BodySchema {
 	out := &hcl.BodySchema{}
 	for name, f := range s.fields {
-		out.Attributes = append(out.Attributes, hcl.AttributeSchema{Name: name, Required: f.required && f.block == nil})
-		if f.block != nil {
+		if !f.blockOnly {
+			out.Attributes = append(out.Attributes, hcl.AttributeSchema{Name: name, Required: f.required && f.block == nil})
+		}
+		switch {
+		case f.labelled:
+			out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: []string{"key"}})
+		case f.block != nil:
 			out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: name})
 		}
 	}

@@ -21,8 +21,3 @@ data "test_get_thing" "d" {
   name = "d"
 }
 
-terraform {
-  required_providers {
-    random = { source = "hashicorp/random" }
-  }
-}

@@ -1,0 +1,44 @@
+package schema
+
+import "encoding/json"
+
+// Terraform is what the schema of a package served by a Terraform provider
+// records, under the "terraform" key of the language of the package, of a
+// resource, of a function and of a property, of what the provider itself
+// declares: the languages that write Terraform's way (HCL) read it to name
+// types and decode blocks exactly as Terraform does.
+type Terraform struct {
+	// Source is the provider's source address (of the package).
+	Source string `json:"source,omitempty"`
+	// Resource, DataSource and Function are the Terraform names of a
+	// resource type, a data source (a function of the schema) and a
+	// provider function.
+	Resource   string `json:"resource,omitempty"`
+	DataSource string `json:"dataSource,omitempty"`
+	Function   string `json:"function,omitempty"`
+	// Nesting is set on a property written as nested blocks: single,
+	// group, list, set or map; MinItems and MaxItems bound how many.
+	Nesting  string `json:"nesting,omitempty"`
+	MinItems int    `json:"minItems,omitempty"`
+	MaxItems int    `json:"maxItems,omitempty"`
+}
+
+// TerraformOf returns the Terraform record of a language map, or nil.
+func TerraformOf(language map[string]any) *Terraform {
+	raw, ok := language["terraform"]
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var t Terraform
+	if json.Unmarshal(data, &t) != nil {
+		return nil
+	}
+	return &t
+}
+
+// Language returns the language map holding t.
+func (t *Terraform) Language() map[string]any { return map[string]any{"terraform": t} }

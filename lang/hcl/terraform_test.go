@@ -1,0 +1,146 @@
+package hcl_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/cairn-iac/cairn/engine/schema"
+	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+)
+
+// tfSchemas serves the schema of a package as terraform-provider gives
+// it for a Terraform provider: Terraform's names and nesting recorded
+// under language.terraform.
+type tfSchemas struct{}
+
+func (tfSchemas) Schema(_ context.Context, pkg, _ string) (*schema.Package, error) {
+	tf := func(t schema.Terraform) map[string]any { return t.Language() }
+	str := schema.TypeSpec{Type: "string"}
+	ruleRef := schema.TypeSpec{Ref: "#/types/tfx:index/ThingRule:ThingRule"}
+	settingRef := schema.TypeSpec{Ref: "#/types/tfx:index/ThingSetting:ThingSetting"}
+	metaRef := schema.TypeSpec{Ref: "#/types/tfx:index/ThingMeta:ThingMeta"}
+	inputs := map[string]*schema.Property{
+		"name":    {TypeSpec: str},
+		"meta":    {TypeSpec: metaRef},
+		"rule":    {TypeSpec: schema.TypeSpec{Type: "array", Items: &ruleRef}, Language: tf(schema.Terraform{Nesting: "list", MinItems: 1, MaxItems: 2})},
+		"setting": {TypeSpec: schema.TypeSpec{Type: "object", AdditionalProperties: &settingRef}, Language: tf(schema.Terraform{Nesting: "map"})},
+	}
+	obj := func(props ...string) *schema.ObjectTyp {
+		o := &schema.ObjectTyp{Type: "object", Properties: map[string]*schema.Property{}}
+		for _, p := range props {
+			o.Properties[p] = &schema.Property{TypeSpec: str}
+		}
+		return o
+	}
+	return &schema.Package{Name: pkg, Language: tf(schema.Terraform{Source: "acme/tfx"}),
+		Resources: map[string]*schema.Resource{"tfx:index/thing:Thing": {InputProperties: inputs, Properties: inputs, RequiredInputs: []string{"name", "rule"},
+			Language: tf(schema.Terraform{Resource: "tfx_thing"})}},
+		Functions: map[string]*schema.Function{"tfx:functions:shout": {Language: tf(schema.Terraform{Function: "shout"})}},
+		Types: map[string]*schema.ObjectTyp{"tfx:index/ThingRule:ThingRule": obj("port"), "tfx:index/ThingSetting:ThingSetting": obj("value"),
+			"tfx:index/ThingMeta:ThingMeta": obj("owner")},
+	}, nil
+}
+
+func loadTF(t *testing.T, src string) (*eval.Program, string, map[string]workspace.PackageSpec) {
+	t.Helper()
+	declared := map[string]workspace.PackageSpec{}
+	prog, diags := langhcl.Parse("main.hcl", []byte(src), langhcl.Options{Schemas: tfSchemas{}, Project: "p", TerraformProviders: "terraform-provider",
+		DeclarePackage: func(name string, spec workspace.PackageSpec) { declared[name] = spec }})
+	if !diags.HasErrors() {
+		return prog, "", declared
+	}
+	return prog, diags.Error(), declared
+}
+
+const tfRequirement = `
+terraform {
+  required_providers {
+    tfx = { source = "acme/tfx", version = "~> 1.0" }
+  }
+}
+`
+
+// TestTerraformBlocks decodes a resource of a Terraform provider with its
+// own schema: nested blocks where it declares them (a map nesting by key
+// label), attributes of object type as arguments only.
+func TestTerraformBlocks(t *testing.T) {
+	prog, errs, declared := loadTF(t, tfRequirement+`
+resource "tfx_thing" "a" {
+  name = "a"
+  meta = { owner = "me" }
+  rule { port = "80" }
+  rule { port = "443" }
+  setting "x" { value = "1" }
+  setting "y" { value = "2" }
+}
+`)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	if spec := declared["tfx"]; spec.Source != "terraform-provider" || strings.Join(spec.Parameters, " ") != "acme/tfx ~> 1.0" {
+		t.Fatalf("declared %+v", declared)
+	}
+	if got := prog.ProviderFunctions["provider::tfx::shout"]; got != "tfx:functions:shout" {
+		t.Errorf("provider functions = %v", prog.ProviderFunctions)
+	}
+	var r *eval.Resource
+	for _, n := range prog.Root.Nodes {
+		if res, ok := n.(*eval.Resource); ok && res.Name == "a" {
+			r = res
+		}
+	}
+	if r == nil || r.Type != "tfx:index/thing:Thing" {
+		t.Fatalf("resource = %+v", r)
+	}
+	v, diags := r.Properties.Value(&hcl.EvalContext{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	settings := v.GetAttr("setting")
+	if !settings.Type().IsObjectType() || settings.GetAttr("y").GetAttr("value") != cty.StringVal("2") {
+		t.Errorf("setting = %#v", settings)
+	}
+	if n := v.GetAttr("rule").LengthInt(); n != 2 {
+		t.Errorf("%d rules", n)
+	}
+}
+
+// TestTerraformBlockErrors reports, before anything runs, what the
+// provider's schema does not allow.
+func TestTerraformBlockErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ body, want string }{
+		"too many":        {`rule { port = "1" }` + "\n" + `rule { port = "2" }` + "\n" + `rule { port = "3" }`, `No more than 2 "rule" block is allowed`},
+		"too few":         {``, `At least 1 "rule" blocks are required`},
+		"block argument":  {`rule = [{ port = "1" }]`, `Unsupported argument`},
+		"attribute block": {`rule { port = "1" }` + "\n" + `meta { owner = "me" }`, `Unsupported block type`},
+		"map needs a key": {`rule { port = "1" }` + "\n" + `setting { value = "1" }`, `Missing key for setting`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, errs, _ := loadTF(t, tfRequirement+"resource \"tfx_thing\" \"a\" {\n  name = \"a\"\n"+tc.body+"\n}\n")
+			if !strings.Contains(errs, tc.want) {
+				t.Errorf("errors %q do not say %q", errs, tc.want)
+			}
+		})
+	}
+}
+
+// TestTerraformLocalName requires the package of a Terraform provider to
+// be named after its type.
+func TestTerraformLocalName(t *testing.T) {
+	_, errs, _ := loadTF(t, `
+terraform {
+  required_providers {
+    other = { source = "acme/tfx" }
+  }
+}
+`)
+	if !strings.Contains(errs, `write tfx = { source = "acme/tfx"`) {
+		t.Errorf("errors: %s", errs)
+	}
+}

@@ -1,0 +1,203 @@
+package tfplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/cairn-iac/cairn/internal/launch"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin5"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+)
+
+// handshake is what Terraform providers expect of their client: a provider
+// started without the cookie in its environment refuses to run.
+var handshake = plugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// process is a running provider plugin. Whatever protocol it negotiated,
+// it is called through the protocol 6 client: a protocol 5 provider is
+// adapted to it (see v5).
+type process struct {
+	client  *plugin.Client
+	rpc     tfplugin6.ProviderClient
+	version int // the negotiated protocol major version, 5 or 6
+}
+
+// start launches the provider binary exe and handshakes: the highest
+// protocol version both sides speak, 6 or 5, over gRPC with mutual TLS
+// (unless TF_DISABLE_PLUGIN_TLS is set, as in Terraform). Messages may be as
+// large as gRPC allows, since large providers' schemas and states exceed
+// its default 4 MiB.
+func start(exe string, o Options) (*process, error) {
+	cmd := exec.Command(exe)
+	cmd.Dir = o.Dir
+	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.SysProcAttr = launch.SysProcAttr()
+	log := o.log().With("plugin", filepath.Base(exe))
+	output := slog.NewLogLogger(log.Handler(), slog.LevelInfo).Writer()
+	c := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig: handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{
+			5: {"provider": grpcPlugin{version: 5}},
+			6: {"provider": grpcPlugin{version: 6}},
+		},
+		Cmd:              cmd,
+		SkipHostEnv:      true, // cmd.Env has it, with o.Env taking precedence
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         os.Getenv("TF_DISABLE_PLUGIN_TLS") == "",
+		StartTimeout:     o.StartTimeout,
+		Logger:           &hclogger{log: o.log()},
+		SyncStdout:       output,
+		SyncStderr:       output,
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32))},
+	})
+	proto, err := c.Client()
+	if err != nil {
+		c.Kill()
+		return nil, fmt.Errorf("starting the Terraform provider %s: %w", exe, err)
+	}
+	raw, err := proto.Dispense("provider")
+	if err != nil {
+		c.Kill()
+		return nil, fmt.Errorf("connecting to the Terraform provider %s: %w", exe, err)
+	}
+	return &process{client: c, rpc: raw.(tfplugin6.ProviderClient), version: c.NegotiatedVersion()}, nil
+}
+
+// kill shuts the provider down: go-plugin asks it to exit, and kills it
+// if it has not within two seconds.
+func (p *process) kill() { p.client.Kill() }
+
+// grpcPlugin is the client side of one protocol version for go-plugin.
+type grpcPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	version int
+}
+
+func (grpcPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("Cairn is a client of Terraform providers only")
+}
+
+func (g grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	if g.version == 5 {
+		return v5{tfplugin5.NewProviderClient(c)}, nil
+	}
+	return tfplugin6.NewProviderClient(c), nil
+}
+
+// v5 is a protocol 5 provider behind the protocol 6 client. The messages
+// Cairn uses have the same field names in both versions (some RPCs and
+// messages are named differently, and protocol 5 lacks a few fields), so
+// each request and response is carried over by its JSON form.
+type v5 struct{ c tfplugin5.ProviderClient }
+
+var _ tfplugin6.ProviderClient = v5{}
+
+// msg constrains a type parameter to pointers to protobuf messages.
+type msg[T any] interface {
+	*T
+	proto.Message
+}
+
+// call5 calls a protocol 5 RPC with a protocol 6 request and returns its
+// response as the protocol 6 response R6.
+func call5[R6, Q5, R5 any, PR6 msg[R6], PQ5 msg[Q5], PR5 msg[R5]](ctx context.Context, in proto.Message,
+	rpc func(context.Context, PQ5, ...grpc.CallOption) (PR5, error), opts []grpc.CallOption) (PR6, error) {
+	req := PQ5(new(Q5))
+	if err := carry(in, req); err != nil {
+		return nil, err
+	}
+	resp, err := rpc(ctx, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := PR6(new(R6))
+	return out, carry(resp, out)
+}
+
+// carry copies the fields of one message into another of the other
+// protocol version by name, leaving out those it does not have.
+func carry(from, to proto.Message) error {
+	data, err := protojson.Marshal(from)
+	if err == nil {
+		err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, to)
+	}
+	if err != nil {
+		return fmt.Errorf("carrying %s between protocol versions 5 and 6: %w", from.ProtoReflect().Descriptor().FullName(), err)
+	}
+	return nil
+}
+
+func (p v5) GetMetadata(ctx context.Context, in *tfplugin6.GetMetadata_Request, opts ...grpc.CallOption) (*tfplugin6.GetMetadata_Response, error) {
+	return call5[tfplugin6.GetMetadata_Response](ctx, in, p.c.GetMetadata, opts)
+}
+
+func (p v5) GetProviderSchema(ctx context.Context, in *tfplugin6.GetProviderSchema_Request, opts ...grpc.CallOption) (*tfplugin6.GetProviderSchema_Response, error) {
+	return call5[tfplugin6.GetProviderSchema_Response](ctx, in, p.c.GetSchema, opts)
+}
+
+func (p v5) ValidateProviderConfig(ctx context.Context, in *tfplugin6.ValidateProviderConfig_Request, opts ...grpc.CallOption) (*tfplugin6.ValidateProviderConfig_Response, error) {
+	return call5[tfplugin6.ValidateProviderConfig_Response](ctx, in, p.c.PrepareProviderConfig, opts)
+}
+
+func (p v5) ValidateResourceConfig(ctx context.Context, in *tfplugin6.ValidateResourceConfig_Request, opts ...grpc.CallOption) (*tfplugin6.ValidateResourceConfig_Response, error) {
+	return call5[tfplugin6.ValidateResourceConfig_Response](ctx, in, p.c.ValidateResourceTypeConfig, opts)
+}
+
+func (p v5) ValidateDataResourceConfig(ctx context.Context, in *tfplugin6.ValidateDataResourceConfig_Request, opts ...grpc.CallOption) (*tfplugin6.ValidateDataResourceConfig_Response, error) {
+	return call5[tfplugin6.ValidateDataResourceConfig_Response](ctx, in, p.c.ValidateDataSourceConfig, opts)
+}
+
+func (p v5) UpgradeResourceState(ctx context.Context, in *tfplugin6.UpgradeResourceState_Request, opts ...grpc.CallOption) (*tfplugin6.UpgradeResourceState_Response, error) {
+	return call5[tfplugin6.UpgradeResourceState_Response](ctx, in, p.c.UpgradeResourceState, opts)
+}
+
+func (p v5) ConfigureProvider(ctx context.Context, in *tfplugin6.ConfigureProvider_Request, opts ...grpc.CallOption) (*tfplugin6.ConfigureProvider_Response, error) {
+	return call5[tfplugin6.ConfigureProvider_Response](ctx, in, p.c.Configure, opts)
+}
+
+func (p v5) ReadResource(ctx context.Context, in *tfplugin6.ReadResource_Request, opts ...grpc.CallOption) (*tfplugin6.ReadResource_Response, error) {
+	return call5[tfplugin6.ReadResource_Response](ctx, in, p.c.ReadResource, opts)
+}
+
+func (p v5) PlanResourceChange(ctx context.Context, in *tfplugin6.PlanResourceChange_Request, opts ...grpc.CallOption) (*tfplugin6.PlanResourceChange_Response, error) {
+	return call5[tfplugin6.PlanResourceChange_Response](ctx, in, p.c.PlanResourceChange, opts)
+}
+
+func (p v5) ApplyResourceChange(ctx context.Context, in *tfplugin6.ApplyResourceChange_Request, opts ...grpc.CallOption) (*tfplugin6.ApplyResourceChange_Response, error) {
+	return call5[tfplugin6.ApplyResourceChange_Response](ctx, in, p.c.ApplyResourceChange, opts)
+}
+
+func (p v5) ImportResourceState(ctx context.Context, in *tfplugin6.ImportResourceState_Request, opts ...grpc.CallOption) (*tfplugin6.ImportResourceState_Response, error) {
+	return call5[tfplugin6.ImportResourceState_Response](ctx, in, p.c.ImportResourceState, opts)
+}
+
+func (p v5) ReadDataSource(ctx context.Context, in *tfplugin6.ReadDataSource_Request, opts ...grpc.CallOption) (*tfplugin6.ReadDataSource_Response, error) {
+	return call5[tfplugin6.ReadDataSource_Response](ctx, in, p.c.ReadDataSource, opts)
+}
+
+func (p v5) GetFunctions(ctx context.Context, in *tfplugin6.GetFunctions_Request, opts ...grpc.CallOption) (*tfplugin6.GetFunctions_Response, error) {
+	return call5[tfplugin6.GetFunctions_Response](ctx, in, p.c.GetFunctions, opts)
+}
+
+func (p v5) CallFunction(ctx context.Context, in *tfplugin6.CallFunction_Request, opts ...grpc.CallOption) (*tfplugin6.CallFunction_Response, error) {
+	return call5[tfplugin6.CallFunction_Response](ctx, in, p.c.CallFunction, opts)
+}
+
+func (p v5) StopProvider(ctx context.Context, in *tfplugin6.StopProvider_Request, opts ...grpc.CallOption) (*tfplugin6.StopProvider_Response, error) {
+	return call5[tfplugin6.StopProvider_Response](ctx, in, p.c.Stop, opts)
+}

@@ -1,0 +1,44 @@
+// Package tfplugin runs Terraform (and OpenTofu) providers natively, behind
+// the engine's provider contract: a Terraform provider serves a package
+// like any other provider, so deploy, state, secrets and display need no
+// special case.
+//
+// Factory is the built-in provider terraform-provider. Parameterized with
+// a provider's source address and version constraints (from HCL's
+// required_providers), it finds the binary (an Installer; Mirror looks in
+// filesystem mirrors and on PATH), and serves the package named after the
+// provider's type, at the version found; the parameterization recorded in
+// the state (the source and that version) finds it again. The binary is
+// started on first use with go-plugin, as Terraform starts it: the
+// TF_PLUGIN_MAGIC_COOKIE handshake, protocol 6 or 5 (a protocol 5 provider
+// is called through the protocol 6 client, see client.go), mutual TLS,
+// its standard streams and logs into Cairn's plugin log.
+//
+// The provider contract maps onto the protocol as Terraform's core uses it:
+//
+//	GetSchema            GetProviderSchema, as a package schema (pkgschema.go)
+//	CheckConfig          ValidateProviderConfig (PrepareProviderConfig)
+//	Configure            ConfigureProvider
+//	Check                ValidateResourceConfig
+//	Diff                 UpgradeResourceState, PlanResourceChange: requires_replace → replace keys
+//	Create, Update       UpgradeResourceState, PlanResourceChange, ApplyResourceChange
+//	                     (a preview stops at the plan: planned values are its outputs)
+//	Delete               ApplyResourceChange to null (after PlanResourceChange with plan_destroy)
+//	Read                 UpgradeResourceState, ReadResource; without outputs, ImportResourceState first
+//	Invoke               ReadDataSource for a data source, CallFunction for a function
+//	SignalCancellation   StopProvider
+//
+// A plan must keep what the configuration sets, and an apply's result
+// must agree with its plan where the plan was known, as Terraform checks
+// them (the legacy SDK's disagreements are warnings).
+//
+// Values are cty values of the schema's implied type, encoded with msgpack;
+// unknowns are Cairn's unknowns. A resource's outputs are its Terraform
+// state (its attributes, null ones left out) plus "__meta", a JSON string
+// holding the schema version the state was written with and the provider's
+// private data (base64): the display hides keys beginning with "__", and
+// the state needs nothing new. Sensitive attributes, and values that were
+// secret in the inputs, are secrets. A resource's ID is its id attribute
+// ("-" for types without one). Replacement order is the program's (HCL
+// deletes first, as Terraform does, unless create_before_destroy).
+package tfplugin

@@ -1,0 +1,89 @@
+package tfplugin
+
+import (
+	"context"
+	"io"
+	"log"
+	"log/slog"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// hclogger is the hclog.Logger go-plugin logs to (the provider's standard
+// error, levelled as the provider wrote it, and go-plugin's own messages),
+// writing into Cairn's slog logger.
+type hclogger struct {
+	log  *slog.Logger
+	name string
+	args []any
+}
+
+var _ hclog.Logger = (*hclogger)(nil)
+
+var slogLevels = map[hclog.Level]slog.Level{
+	hclog.Trace: slog.LevelDebug - 4, hclog.Debug: slog.LevelDebug, hclog.Info: slog.LevelInfo,
+	hclog.Warn: slog.LevelWarn, hclog.Error: slog.LevelError,
+}
+
+func level(l hclog.Level) slog.Level {
+	if s, ok := slogLevels[l]; ok {
+		return s
+	}
+	return slog.LevelInfo
+}
+
+func (h *hclogger) Log(l hclog.Level, msg string, args ...any) {
+	h.log.Log(context.Background(), level(l), msg, append(append([]any(nil), h.args...), args...)...)
+}
+
+func (h *hclogger) Trace(msg string, args ...any) { h.Log(hclog.Trace, msg, args...) }
+func (h *hclogger) Debug(msg string, args ...any) { h.Log(hclog.Debug, msg, args...) }
+func (h *hclogger) Info(msg string, args ...any)  { h.Log(hclog.Info, msg, args...) }
+func (h *hclogger) Warn(msg string, args ...any)  { h.Log(hclog.Warn, msg, args...) }
+func (h *hclogger) Error(msg string, args ...any) { h.Log(hclog.Error, msg, args...) }
+
+func (h *hclogger) enabled(l hclog.Level) bool {
+	return h.log.Enabled(context.Background(), level(l))
+}
+
+func (h *hclogger) IsTrace() bool { return h.enabled(hclog.Trace) }
+func (h *hclogger) IsDebug() bool { return h.enabled(hclog.Debug) }
+func (h *hclogger) IsInfo() bool  { return h.enabled(hclog.Info) }
+func (h *hclogger) IsWarn() bool  { return h.enabled(hclog.Warn) }
+func (h *hclogger) IsError() bool { return h.enabled(hclog.Error) }
+
+func (h *hclogger) ImpliedArgs() []any { return h.args }
+
+func (h *hclogger) With(args ...any) hclog.Logger {
+	return &hclogger{log: h.log, name: h.name, args: append(append([]any(nil), h.args...), args...)}
+}
+
+func (h *hclogger) Name() string { return h.name }
+
+// Named names the logger after the provider binary (go-plugin names the
+// provider's output after it).
+func (h *hclogger) Named(name string) hclog.Logger { return h.ResetNamed(name) }
+
+func (h *hclogger) ResetNamed(name string) hclog.Logger {
+	return &hclogger{log: h.log.With("plugin", name), name: name, args: h.args}
+}
+
+// SetLevel does nothing: the slog handler decides.
+func (h *hclogger) SetLevel(hclog.Level) {}
+
+func (h *hclogger) GetLevel() hclog.Level {
+	for _, l := range []hclog.Level{hclog.Trace, hclog.Debug, hclog.Info, hclog.Warn, hclog.Error} {
+		if h.enabled(l) {
+			return l
+		}
+	}
+	return hclog.Off
+}
+
+func (h *hclogger) StandardLogger(opts *hclog.StandardLoggerOptions) *log.Logger {
+	return log.New(h.StandardWriter(opts), "", 0)
+}
+
+func (h *hclogger) StandardWriter(*hclog.StandardLoggerOptions) io.Writer {
+	return slog.NewLogLogger(h.log.Handler(), slog.LevelInfo).Writer()
+}

@@ -1,0 +1,243 @@
+package tfplugin_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
+)
+
+var (
+	builds   sync.Map // provider folder → *build
+	mirrorOf = map[string]string{"fwprovider": "cairn/cairnfw", "sdkprovider": "cairn/cairnsdk"}
+)
+
+type build struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// mirror builds the test provider of testdata/<name> into a filesystem
+// mirror (once per test binary) and returns the mirror's folder.
+func mirror(t *testing.T, name string) string {
+	t.Helper()
+	b, _ := builds.LoadOrStore(name, &build{})
+	bd := b.(*build)
+	bd.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tfmirror")
+		if err != nil {
+			bd.err = err
+			return
+		}
+		src := mirrorOf[name]
+		pkgDir := filepath.Join(dir, "registry.opentofu.org", src, "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
+		exe := filepath.Join(pkgDir, "terraform-provider-"+filepath.Base(src))
+		cmd := exec.Command("go", "build", "-o", exe, ".")
+		cmd.Dir = filepath.Join("testdata", name)
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			bd.err = err
+			t.Logf("%s", out)
+			return
+		}
+		bd.dir = dir
+	})
+	if bd.err != nil {
+		t.Fatalf("building the test provider %s: %v", name, bd.err)
+	}
+	return bd.dir
+}
+
+// load returns a terraform-provider parameterized with the test provider
+// of testdata/name, configured to keep its objects in dir.
+func load(t *testing.T, name, dir string) provider.Provider {
+	t.Helper()
+	ctx := context.Background()
+	f := tfplugin.Factory(tfplugin.Options{Installer: tfplugin.Mirror{Dirs: []string{mirror(t, name)}}})
+	p, err := f.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	resp, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{mirrorOf[name], "~> 1.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Name != filepath.Base(mirrorOf[name]) || resp.Version != "1.0.0" {
+		t.Fatalf("Parameterize = %+v", resp)
+	}
+	cfg := resource.Map{"dir": resource.String(dir)}
+	if c, err := p.CheckConfig(ctx, provider.CheckRequest{News: cfg}); err != nil || len(c.Failures) > 0 {
+		t.Fatalf("CheckConfig: %v %v", err, c.Failures)
+	}
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFrameworkLifecycle(t *testing.T) {
+	lifecycle(t, "fwprovider", "cairnfw:index/file:File")
+}
+
+func lifecycle(t *testing.T, name, token string) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	p := load(t, name, dir)
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("hello"),
+		"secret": resource.MakeSecret(resource.String("hunter2")),
+		"tag":    resource.Array(resource.Object(resource.Map{"key": resource.String("k"), "value": resource.String("v")}))}
+	check, err := p.Check(ctx, provider.CheckRequest{Type: token, News: inputs})
+	if err != nil || len(check.Failures) > 0 {
+		t.Fatalf("Check: %v %v", err, check.Failures)
+	}
+	preview, err := p.Create(ctx, provider.CreateRequest{Type: token, Inputs: inputs, Preview: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !preview.Outputs["size"].IsUnknown() {
+		t.Errorf("preview size = %v, want unknown", preview.Outputs["size"])
+	}
+	created, err := p.Create(ctx, provider.CreateRequest{Type: token, Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.ID != "a" || created.Outputs["size"].NumberValue() != 5 || !created.Outputs["secret"].IsSecret() {
+		t.Fatalf("Create = %v %v", created.ID, created.Outputs)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "a.json")); err != nil || !strings.Contains(string(data), "hello") {
+		t.Fatalf("the file: %s %v", data, err)
+	}
+	same, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: inputs})
+	if err != nil || same.Changes != provider.DiffNone {
+		t.Fatalf("Diff unchanged = %+v, %v", same, err)
+	}
+	changed := inputs.Copy()
+	changed["content"] = resource.String("bye")
+	upd, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: changed})
+	if err != nil || upd.Changes != provider.DiffSome || len(upd.ReplaceKeys) > 0 {
+		t.Fatalf("Diff content = %+v, %v", upd, err)
+	}
+	updated, err := p.Update(ctx, provider.UpdateRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: changed})
+	if err != nil || updated.Outputs["size"].NumberValue() != 3 {
+		t.Fatalf("Update = %v, %v", updated.Outputs, err)
+	}
+	renamed := changed.Copy()
+	renamed["name"] = resource.String("b")
+	repl, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: changed, OldOutputs: updated.Outputs, News: renamed})
+	if err != nil || repl.Changes != provider.DiffSome || len(repl.ReplaceKeys) != 1 || repl.ReplaceKeys[0] != "name" {
+		t.Fatalf("Diff name = %+v, %v", repl, err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"content":"drifted"}`), 0o644)
+	read, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: created.ID, Inputs: changed, Outputs: updated.Outputs})
+	if err != nil || read.Outputs["content"].StringValue() != "drifted" {
+		t.Fatalf("Read = %+v, %v", read, err)
+	}
+	imported, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: "a"})
+	if err != nil || imported.ID != "a" || imported.Inputs["content"].StringValue() != "drifted" || !imported.Inputs["size"].IsNull() {
+		t.Fatalf("import = %+v, %v", imported, err)
+	}
+	got, err := p.Invoke(ctx, provider.InvokeRequest{Token: "cairnfw:index/getFile:getFile", Args: resource.Map{"name": resource.String("a")}})
+	if err != nil || got.Return["content"].StringValue() != "drifted" {
+		t.Fatalf("data source = %+v, %v", got, err)
+	}
+	if err := p.Delete(ctx, provider.DeleteRequest{Type: token, ID: created.ID, Outputs: read.Outputs}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.json")); !os.IsNotExist(err) {
+		t.Fatalf("the file is still there: %v", err)
+	}
+	gone, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: created.ID, Inputs: changed, Outputs: read.Outputs})
+	if err != nil || gone.ID != "" {
+		t.Fatalf("Read of a deleted resource = %+v, %v", gone, err)
+	}
+}
+
+func TestFrameworkFunction(t *testing.T) {
+	p := load(t, "fwprovider", t.TempDir())
+	got, err := p.Invoke(context.Background(), provider.InvokeRequest{Token: "cairnfw:functions:shout",
+		Args: resource.Map{"arguments": resource.Array(resource.String("hi"))}})
+	if err != nil || got.Return["result"].StringValue() != "HI!" {
+		t.Fatalf("shout = %+v, %v", got, err)
+	}
+}
+
+// TestSDKLifecycle runs a terraform-plugin-sdk/v2 provider, which speaks
+// protocol 5, through the same lifecycle.
+func TestSDKLifecycle(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	p := load(t, "sdkprovider", dir)
+	const token = "cairnsdk:index/item:Item"
+	inputs := resource.Map{"name": resource.String("x"), "value": resource.String("one"), "token": resource.String("hunter2")}
+	created, err := p.Create(ctx, provider.CreateRequest{Type: token, Inputs: inputs})
+	if err != nil || created.ID != "x" || !created.Outputs["token"].IsSecret() {
+		t.Fatalf("Create = %+v, %v", created, err)
+	}
+	same, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: inputs})
+	if err != nil || same.Changes != provider.DiffNone {
+		t.Fatalf("Diff unchanged = %+v, %v", same, err)
+	}
+	changed := inputs.Copy()
+	changed["value"] = resource.String("two")
+	updated, err := p.Update(ctx, provider.UpdateRequest{Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: changed})
+	if err != nil || updated.Outputs["value"].StringValue() != "two" {
+		t.Fatalf("Update = %+v, %v", updated, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "x")); string(data) != "two" {
+		t.Fatalf("the file holds %q", data)
+	}
+	renamed := changed.Copy()
+	renamed["name"] = resource.String("y")
+	repl, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: created.ID, OldInputs: changed, OldOutputs: updated.Outputs, News: renamed})
+	if err != nil || len(repl.ReplaceKeys) != 1 || repl.ReplaceKeys[0] != "name" {
+		t.Fatalf("Diff name = %+v, %v", repl, err)
+	}
+	imported, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: "x"})
+	if err != nil || imported.ID != "x" || imported.Inputs["value"].StringValue() != "two" {
+		t.Fatalf("import = %+v, %v", imported, err)
+	}
+	got, err := p.Invoke(ctx, provider.InvokeRequest{Token: "cairnsdk:index/getItem:getItem", Args: resource.Map{"name": resource.String("x")}})
+	if err != nil || got.Return["value"].StringValue() != "two" {
+		t.Fatalf("data source = %+v, %v", got, err)
+	}
+	if err := p.Delete(ctx, provider.DeleteRequest{Type: token, ID: created.ID, Outputs: updated.Outputs}); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := p.Read(ctx, provider.ReadRequest{Type: token, ID: created.ID, Inputs: changed, Outputs: updated.Outputs})
+	if err != nil || gone.ID != "" {
+		t.Fatalf("Read of a deleted resource = %+v, %v", gone, err)
+	}
+}
+
+// TestUpgradeResourceState gives the provider a state recorded with an
+// older schema version, which it upgrades (content was called text in
+// version 0); states it writes record the current version.
+func TestUpgradeResourceState(t *testing.T) {
+	ctx := context.Background()
+	p := load(t, "fwprovider", t.TempDir())
+	const token = "cairnfw:index/file:File"
+	old := resource.Map{"id": resource.String("a"), "name": resource.String("a"), "text": resource.String("old"),
+		"__meta": resource.String(`{"schema_version":"0"}`)}
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("old")}
+	diff, err := p.Diff(ctx, provider.DiffRequest{Type: token, ID: "a", OldInputs: inputs, OldOutputs: old, News: inputs})
+	if err != nil || diff.Changes != provider.DiffNone {
+		t.Fatalf("Diff of an upgraded state = %+v, %v", diff, err)
+	}
+	upd, err := p.Update(ctx, provider.UpdateRequest{Type: token, ID: "a", OldInputs: inputs, OldOutputs: old, News: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upd.Outputs["content"].StringValue() != "old" || upd.Outputs["__meta"].StringValue() != `{"schema_version":"1"}` {
+		t.Errorf("outputs = %v", upd.Outputs)
+	}
+}

@@ -1,0 +1,85 @@
+// Command terraform-provider-cairnsdk is a Terraform provider written with
+// terraform-plugin-sdk/v2 (protocol 5) for Cairn's tests. It keeps each
+// cairnsdk_item as a file in the folder its dir setting names.
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-sdk/v2/diag"
+	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
+	"github.com/hashicorp/terraform-plugin-sdk/v2/plugin"
+)
+
+func main() {
+	plugin.Serve(&plugin.ServeOpts{ProviderFunc: func() *schema.Provider {
+		return &schema.Provider{
+			Schema: map[string]*schema.Schema{"dir": {Type: schema.TypeString, Required: true}},
+			ConfigureContextFunc: func(_ context.Context, d *schema.ResourceData) (any, diag.Diagnostics) {
+				return d.Get("dir").(string), nil
+			},
+			ResourcesMap:   map[string]*schema.Resource{"cairnsdk_item": item()},
+			DataSourcesMap: map[string]*schema.Resource{"cairnsdk_item": itemData()},
+		}
+	}})
+}
+
+func item() *schema.Resource {
+	return &schema.Resource{
+		Schema: map[string]*schema.Schema{
+			"name":  {Type: schema.TypeString, Required: true, ForceNew: true},
+			"value": {Type: schema.TypeString, Optional: true},
+			"token": {Type: schema.TypeString, Optional: true, Sensitive: true},
+		},
+		CreateContext: writeItem,
+		UpdateContext: writeItem,
+		ReadContext: func(_ context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
+			data, err := os.ReadFile(filepath.Join(m.(string), d.Id()))
+			if errors.Is(err, os.ErrNotExist) {
+				d.SetId("")
+				return nil
+			}
+			if err != nil {
+				return diag.FromErr(err)
+			}
+			_ = d.Set("name", d.Id())
+			_ = d.Set("value", string(data))
+			return nil
+		},
+		DeleteContext: func(_ context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
+			return diag.FromErr(os.Remove(filepath.Join(m.(string), d.Id())))
+		},
+		Importer: &schema.ResourceImporter{StateContext: schema.ImportStatePassthroughContext},
+	}
+}
+
+func writeItem(_ context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
+	name := d.Get("name").(string)
+	if err := os.WriteFile(filepath.Join(m.(string), name), []byte(d.Get("value").(string)), 0o644); err != nil {
+		return diag.FromErr(err)
+	}
+	d.SetId(name)
+	return nil
+}
+
+func itemData() *schema.Resource {
+	return &schema.Resource{
+		Schema: map[string]*schema.Schema{
+			"name":  {Type: schema.TypeString, Required: true},
+			"value": {Type: schema.TypeString, Computed: true},
+		},
+		ReadContext: func(_ context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
+			name := d.Get("name").(string)
+			data, err := os.ReadFile(filepath.Join(m.(string), name))
+			if err != nil {
+				return diag.FromErr(err)
+			}
+			d.SetId(name)
+			_ = d.Set("value", string(data))
+			return nil
+		},
+	}
+}
