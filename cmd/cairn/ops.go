@@ -145,6 +145,9 @@ func operate(c *cli.Context, kind opKind) (err error) {
 	if c.IsSet("parallel") && c.Int("parallel") < 1 {
 		return usageError(c, "--parallel %d: run at least 1 operation at once", c.Int("parallel"))
 	}
+	if c.Bool("json") && c.Bool("markdown") {
+		return usageError(c, "--json and --markdown each print the whole result; choose one")
+	}
 	s, err := newSession(c, true)
 	if err != nil {
 		return err
