@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/mod/semver"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
@@ -127,7 +128,8 @@ func pluginList(c *cli.Context) error {
 	return w.Flush()
 }
 
-// pluginArgs reads [KIND] NAME [VERSION]; KIND defaults to resource.
+// pluginArgs reads [KIND] NAME [VERSION]; KIND defaults to resource, and
+// VERSION must be a full semantic version (1.2.3, 1.2.3-beta.1).
 func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, error) {
 	args := c.Args().Slice()
 	kind := locate.Resource
@@ -136,6 +138,8 @@ func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, 
 	}
 	usage := fmt.Sprintf("usage: cairn plugin %s %s", c.Command.Name, c.Command.ArgsUsage)
 	switch {
+	case len(args) == 3:
+		return "", "", "", &exitError{code: 2, msg: fmt.Sprintf("%q is not a kind of plugin Cairn installs: give resource or language; %s", args[0], usage)}
 	case len(args) == 0 || len(args) > 2:
 		return "", "", "", &exitError{code: 2, msg: usage}
 	case len(args) == 1 && needVersion:
@@ -143,7 +147,11 @@ func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, 
 	case len(args) == 1:
 		return kind, args[0], "", nil
 	}
-	return kind, args[0], strings.TrimPrefix(args[1], "v"), nil
+	version := strings.TrimPrefix(args[1], "v")
+	if c := semver.Canonical("v" + version); c == "" || !strings.HasPrefix("v"+version, c) {
+		return "", "", "", &exitError{code: 2, msg: fmt.Sprintf("%q is not a version: give MAJOR.MINOR.PATCH, such as 1.0.0 or 1.0.0-beta.1; %s", args[1], usage)}
+	}
+	return kind, args[0], version, nil
 }
 
 // pluginRequest is what plugin install and rm work on: the plugin named by
