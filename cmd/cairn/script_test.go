@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 		"pulumi-resource-random":   main,
 		"kvplugin":                 kvPlugin,
 		"pulumi-resource-big":      bigPlugin,
+		"pulumi-resource-hang":     hangPlugin,
 		"pulumi-resource-bare":     plugintest.BareRole.Main,
 		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
 		"pulumi-language-probe":    plugintest.ProbeHostRole.Main,
@@ -350,6 +351,37 @@ func kvPlugin() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// hangPlugin serves package hang: a typed KV provider (plugins/plugintest,
+// see kvPlugin) whose Create, outside a preview, touches started-NAME in
+// its working directory (the program's) and then never answers, as a stuck
+// cloud call does, whatever it is told.
+func hangPlugin() {
+	f, kv := plugintest.Factory("hang", "1.0.0", false), plugintest.Factory("kv", "1.0.0", false)
+	f.New = func(ctx context.Context) (provider.Provider, error) {
+		p, err := kv.New(ctx)
+		if err == nil {
+			_, err = p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"hang"}})
+		}
+		return hangingProvider{p}, err
+	}
+	if err := serve.Main(context.Background(), f, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+type hangingProvider struct{ provider.Provider }
+
+func (h hangingProvider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+	if req.Preview {
+		return h.Provider.Create(ctx, req)
+	}
+	if err := os.WriteFile("started-"+req.Name, nil, 0o644); err != nil {
+		return provider.CreateResponse{}, err
+	}
+	select {}
 }
 
 // dumpStateCmd writes everything the scenario's backend holds to a file,
