@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"os"
 	"os/user"
 	"strings"
@@ -62,7 +61,8 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Backend, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = callTimeout
 	}
-	b := &Backend{url: redact(rawURL), opts: opts}
+	b := &Backend{opts: opts}
+	b.url, _ = redact(rawURL)
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	config, err := pgx.ParseConfig(rawURL)
@@ -153,23 +153,4 @@ func isConnectionError(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
-}
-
-// redact masks the password of a URL.
-func redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "postgres://…" // cannot tell where its password is
-	}
-	return u.Redacted()
-}
-
-// maskErr removes the password of rawURL from a parse error.
-func maskErr(err error, rawURL string) error {
-	if u, perr := url.Parse(rawURL); perr == nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			return errors.New(strings.ReplaceAll(err.Error(), p, "xxxxx"))
-		}
-	}
-	return err
 }
