@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/user"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -122,35 +119,4 @@ func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 		return nil, b.fail(err)
 	}
 	return conn, nil
-}
-
-// fail says that a database call failed, naming the database (once).
-func (b *Backend) fail(err error) error {
-	var timeout net.Error
-	var named *dbError
-	switch {
-	case errors.As(err, &named):
-		return err
-	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout():
-		return &dbError{fmt.Errorf("the PostgreSQL backend %s did not answer in time (a network or server problem); "+
-			"check that the database is up and reachable: %w", b.url, err)}
-	case isConnectionError(err):
-		return &dbError{fmt.Errorf("the PostgreSQL backend %s cannot be reached, or its connection broke: %w", b.url, err)}
-	}
-	return &dbError{fmt.Errorf("the PostgreSQL backend %s: %w", b.url, err)}
-}
-
-// dbError is an error of the database that names it.
-type dbError struct{ err error }
-
-func (e *dbError) Error() string { return e.err.Error() }
-func (e *dbError) Unwrap() error { return e.err }
-
-// isConnectionError reports whether err is a connection that could not be
-// made or broke, rather than an error of the statement.
-func isConnectionError(err error) bool {
-	var connect *pgconn.ConnectError
-	var netErr net.Error
-	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
 }
