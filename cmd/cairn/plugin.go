@@ -37,6 +37,10 @@ func pluginCommand() *cli.Command {
 				UsageText: "cairn plugin install resource aws 6.0.0\n" +
 					"cairn plugin install aws 6.0.0 --server https://example.com/releases\n" +
 					"cairn plugin install aws 6.0.0 --file pulumi-resource-aws-v6.0.0-linux-amd64.tar.gz --checksum SHA256",
+				Description: `GITHUB_TOKEN, when set, is sent to GitHub's API at api.github.com, over
+https only: never to another host a download URL names or redirects to.
+CAIRN_GITHUB_HOSTS (comma-separated host[:port]) names GitHub Enterprise API
+hosts to send it to as well.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "server", Usage: "download from this URL (http(s) or github://api.github.com/OWNER[/REPO]) instead of Pulumi's releases"},
 					&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "install from this tarball instead of downloading"},

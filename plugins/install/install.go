@@ -41,6 +41,13 @@ type Installer struct {
 	Overrides []Override
 	// Progress, when set, receives a progress bar of each download.
 	Progress io.Writer
+	// GitHubToken (GITHUB_TOKEN) is sent, over https only, to GitHub's
+	// API host api.github.com and to the hosts of GitHubHosts: never to a
+	// host a program's download URL names, nor on a redirect elsewhere.
+	GitHubToken string
+	// GitHubHosts are further hosts (host or host:port) trusted with
+	// GitHubToken: the API hosts of GitHub Enterprise servers.
+	GitHubHosts []string
 }
 
 // Ensure returns the binary of s found in dirs at exactly s's version,
