@@ -40,7 +40,8 @@ func pluginCommand() *cli.Command {
 				Description: `GITHUB_TOKEN, when set, is sent to GitHub's API at api.github.com, over
 https only: never to another host a download URL names or redirects to.
 CAIRN_GITHUB_HOSTS (comma-separated host[:port]) names GitHub Enterprise API
-hosts to send it to as well.`,
+hosts to send it to as well. A download over plain http without --checksum
+is a warning.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "server", Usage: "download from this URL (http(s) or github://api.github.com/OWNER[/REPO]) instead of Pulumi's releases"},
 					&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "install from this tarball instead of downloading"},

@@ -114,7 +114,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 // and the GitHub Enterprise hosts of CAIRN_GITHUB_HOSTS (comma-separated),
 // and a progress bar on a terminal.
 func (s *session) installer() (*install.Installer, error) {
-	in := &install.Installer{Dir: filepath.Join(s.home, "plugins"), GitHubToken: os.Getenv("GITHUB_TOKEN")}
+	in := &install.Installer{Dir: filepath.Join(s.home, "plugins"), GitHubToken: os.Getenv("GITHUB_TOKEN"), Warn: s.warn}
 	for _, h := range strings.Split(os.Getenv("CAIRN_GITHUB_HOSTS"), ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			in.GitHubHosts = append(in.GitHubHosts, h)
