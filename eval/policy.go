@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -116,12 +117,12 @@ func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.V
 	ectx := &hcl.EvalContext{Variables: vars, Functions: p.fns}
 	val, diags := rule.Condition.Value(ectx)
 	if diags.HasErrors() {
-		return nil, &DiagnosticsError{Diags: diags, Files: p.Files}
+		return nil, evalError("condition", diags)
 	}
 	cond, err := convert.Convert(val, cty.Bool)
 	if err != nil {
-		return nil, &DiagnosticsError{Files: p.Files, Diags: hcl.Diagnostics{errorDiag(rule.Condition.Range(), "Invalid condition result",
-			fmt.Sprintf("The condition must be true or false; this is a %s.", val.Type().FriendlyName()))}}
+		return nil, evalError("condition", hcl.Diagnostics{errorDiag(rule.Condition.Range(), "Invalid condition result",
+			fmt.Sprintf("The condition must be true or false; this is a %s.", val.Type().FriendlyName()))})
 	}
 	cond, _ = cond.UnmarkDeep()
 	if !cond.IsKnown() || cond.IsNull() || cond.True() {
@@ -129,17 +130,71 @@ func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.V
 	}
 	v := &policy.Violation{Pack: p.Pack, Policy: rule.Name, Description: rule.Description, Message: rule.Description, Level: rule.Level}
 	if rule.Message != nil {
-		m, diags := rule.Message.Value(ectx)
-		if diags.HasErrors() {
-			return nil, &DiagnosticsError{Diags: diags, Files: p.Files}
+		m, err := message(rule.Message, ectx)
+		if err != nil {
+			return nil, err
 		}
-		secret := m.ContainsMarked() && hasSecret(m)
-		m, _ = m.UnmarkDeep()
-		if s, err := convert.Convert(m, cty.String); err == nil && s.IsKnown() && !s.IsNull() && !secret {
-			v.Message = s.AsString()
+		if m != "" {
+			v.Message = m
 		}
 	}
 	return v, nil
+}
+
+// message renders a rule's message: each part of a template on its own, so
+// that a secret part shows as [secret] and the rest as written, and a part
+// not known yet (in a preview) as (known after apply).
+func message(expr hcl.Expression, ectx *hcl.EvalContext) (string, error) {
+	if t, ok := expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) > 1 {
+		var b strings.Builder
+		for _, part := range t.Parts {
+			s, err := message(part, ectx)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		}
+		return b.String(), nil
+	}
+	m, diags := expr.Value(ectx)
+	if diags.HasErrors() {
+		return "", evalError("message", diags)
+	}
+	if m.ContainsMarked() && hasSecret(m) {
+		return "[secret]", nil
+	}
+	if !m.IsWhollyKnown() {
+		return "(known after apply)", nil
+	}
+	if m.IsNull() {
+		return "", nil
+	}
+	s, err := convert.Convert(m, cty.String)
+	if err != nil {
+		return "", evalError("message", hcl.Diagnostics{errorDiag(expr.Range(), "Invalid message",
+			fmt.Sprintf("The message must be text; this is a %s.", m.Type().FriendlyName()))})
+	}
+	return s.AsString(), nil
+}
+
+// evalError reports the errors of evaluating a rule's condition or message
+// on one line, each with its position: "file:line:column: what: detail".
+func evalError(what string, diags hcl.Diagnostics) error {
+	var msgs []string
+	for _, d := range diags.Errs() {
+		text := d.Error()
+		if d, ok := d.(*hcl.Diagnostic); ok {
+			text = d.Summary
+			if d.Detail != "" {
+				text += ": " + d.Detail
+			}
+			if d.Subject != nil {
+				text = RangeString(*d.Subject) + ": " + text
+			}
+		}
+		msgs = append(msgs, text)
+	}
+	return fmt.Errorf("evaluating its %s: %s", what, strings.Join(msgs, "; "))
 }
 
 func hasSecret(v cty.Value) bool {
@@ -170,12 +225,18 @@ func selects(patterns []string, typ string) bool {
 		return true
 	}
 	for _, p := range patterns {
-		re := "^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, ".*") + "$"
-		if ok, _ := regexp.MatchString(re, typ); ok {
+		if MatchType(p, typ) {
 			return true
 		}
 	}
 	return false
+}
+
+// MatchType reports whether a type token matches a rule's type pattern,
+// where * stands for any text.
+func MatchType(pattern, typ string) bool {
+	ok, _ := regexp.MatchString("^"+strings.ReplaceAll(regexp.QuoteMeta(pattern), `\*`, ".*")+"$", typ)
+	return ok
 }
 
 // variables lists the traversals of the rule's condition and message.

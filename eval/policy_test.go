@@ -29,7 +29,10 @@ func TestPolicyPackAnalyze(t *testing.T) {
 		{"unknown holds", nil, `acl != "public-read"`, "", resource.Map{"acl": resource.Unknown()}, ""},
 		{"other type", []string{"aws:ec2/*"}, `false`, "", resource.Map{}, ""},
 		{"type glob", []string{"aws:s3/*"}, `false`, "", resource.Map{}, "no description"},
-		{"secret message hidden", nil, `false`, `"key ${key}"`, resource.Map{"key": resource.MakeSecret(resource.String("hunter2"))}, "no description"},
+		{"secret part of a message", nil, `false`, `"key ${key} of ${resource.name}"`, resource.Map{"key": resource.MakeSecret(resource.String("hunter2"))}, "key [secret] of logs"},
+		{"secret message", nil, `false`, `upper(key)`, resource.Map{"key": resource.MakeSecret(resource.String("hunter2"))}, "[secret]"},
+		{"unknown part of a message", nil, `false`, `"acl ${acl}, ${length(acl)} long"`, resource.Map{"acl": resource.Unknown()}, "acl (known after apply), (known after apply) long"},
+		{"null message", nil, `false`, `null`, resource.Map{}, "no description"},
 		{"secret condition", nil, `key != "hunter2"`, "", resource.Map{"key": resource.MakeSecret(resource.String("hunter2"))}, "no description"},
 	}
 	for _, tt := range tests {
@@ -82,6 +85,17 @@ func TestPolicyPackEvaluationError(t *testing.T) {
 	}
 	if got := err.Error(); !strings.Contains(got, "test.hcl") || !strings.Contains(got, "policy r, on urn:x") {
 		t.Errorf("error = %q, want it to name the rule, the resource and the file", got)
+	}
+}
+
+// An error in a message is reported with its position, on one line.
+func TestPolicyPackMessageError(t *testing.T) {
+	r := &eval.Rule{Name: "r", Level: policy.Advisory, Condition: expr(t, `false`), Message: expr(t, `"${resource.nme} is short"`)}
+	p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
+	_, err := p.Analyze(context.Background(), policy.Resource{URN: "urn:x"})
+	want := `policy r, on urn:x: evaluating its message: test.hcl:1:12: Unsupported attribute: This object does not have an attribute named "nme".`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
 	}
 }
 

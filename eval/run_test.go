@@ -140,7 +140,7 @@ func run(t *testing.T, prog *eval.Program, m *monitor, cfg map[string]resource.V
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute): // a hang, not a slow run (10,000 nodes under -race on a loaded machine take over 5 s)
 		t.Fatal("the program did not finish: a node waits for something that never comes")
 		return nil
 	}

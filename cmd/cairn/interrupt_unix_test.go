@@ -35,9 +35,9 @@ resources:
       create: touch started-c; while [ ! -f go ]; do sleep 0.02; done; touch done-c
 `
 
-// interruptedUp is a `cairn up --parallel 1` of the gated program, run in a
-// process group of its own so that it is interrupted the way a terminal
-// does it: SIGINT to the whole foreground group.
+// interruptedUp is a `cairn up --parallel 1` of a program, run in a process
+// group of its own so that it is interrupted the way a terminal does it:
+// SIGINT to the whole foreground group.
 type interruptedUp struct {
 	t      *testing.T
 	env    []string
@@ -45,12 +45,19 @@ type interruptedUp struct {
 	cmd    *exec.Cmd
 	stdout bytes.Buffer
 	stderr chan string
+	// races are the lines of the race detector's reports cairn printed
+	// (built with -race), read once stderr is closed.
+	races []string
 }
 
 func startGatedUp(t *testing.T, env ...string) *interruptedUp {
+	return startUp(t, gated, env...)
+}
+
+func startUp(t *testing.T, program string, env ...string) *interruptedUp {
 	t.Helper()
 	u := &interruptedUp{t: t, env: env, dir: t.TempDir(), stderr: make(chan string, 100)}
-	if err := os.WriteFile(filepath.Join(u.dir, "Pulumi.yaml"), []byte(gated), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(u.dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	u.cairn("stack", "init", "dev")
@@ -67,6 +74,9 @@ func startGatedUp(t *testing.T, env ...string) *interruptedUp {
 	go func() {
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
+			if strings.Contains(sc.Text(), "DATA RACE") {
+				u.races = append(u.races, sc.Text())
+			}
 			u.stderr <- sc.Text()
 		}
 		close(u.stderr)
@@ -126,16 +136,25 @@ func (u *interruptedUp) interrupt(want string) {
 	u.t.Fatalf("cairn did not answer the interrupt with %q", want)
 }
 
-// wait waits for cairn to exit, which it must do with an error.
-func (u *interruptedUp) wait() {
+// wait waits for cairn to exit, which it must do with an error, and
+// returns its exit code. A data race cairn reported fails the test.
+func (u *interruptedUp) wait() int {
 	u.t.Helper()
+	drained := make(chan struct{})
 	go func() {
 		for range u.stderr { // drained, so that cairn never blocks writing
 		}
+		close(drained)
 	}()
-	if err := u.cmd.Wait(); err == nil {
+	err := u.cmd.Wait()
+	if err == nil {
 		u.t.Errorf("an interrupted update succeeded:\n%s", u.stdout.String())
 	}
+	<-drained
+	if len(u.races) > 0 {
+		u.t.Errorf("cairn reported a data race: %s", strings.Join(u.races, "\n"))
+	}
+	return u.cmd.ProcessState.ExitCode()
 }
 
 func (u *interruptedUp) exists(name string) bool {
@@ -230,5 +249,38 @@ func TestSecondInterruptLeavesTheCommandPending(t *testing.T) {
 	}
 	if again := u.cairn("up", "--yes"); strings.Contains(again, "did not finish") {
 		t.Errorf("the update after the recovery still warns about pending operations:\n%s", again)
+	}
+}
+
+// hanging is a program whose one create never answers (see hangPlugin).
+const hanging = `name: hanging
+runtime: yaml
+resources:
+  item:
+    type: hang:index:Item
+    properties:
+      value: stuck
+`
+
+// A third Ctrl-C, while an operation ignores the second, exits at once with
+// 130, releasing the stack's lock (the next command need not break it) and
+// leaving the create pending in the journal.
+func TestThirdInterruptExitsAtOnce(t *testing.T) {
+	u := startUp(t, hanging, "CAIRN_KV_DIR=.")
+	if ran := u.started(); ran != "item" {
+		t.Fatalf("started %s", ran)
+	}
+	u.interrupt(`^Interrupted: nothing new will start`)
+	u.interrupt(`^Stopping the operations in flight`)
+	u.interrupt(`^Exiting at once`)
+	if code := u.wait(); code != 130 {
+		t.Errorf("exit code %d, want 130", code)
+	}
+	out := u.cairn("refresh", "--yes", "--clear-pending-creates")
+	if strings.Contains(out, "broke the lock") {
+		t.Errorf("the lock was left for the next command to break:\n%s", out)
+	}
+	if !strings.Contains(out, "hang:index:Item::item, interrupted while creating") {
+		t.Errorf("the interrupted create is not reported pending:\n%s", out)
 	}
 }

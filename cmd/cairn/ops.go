@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -135,8 +136,9 @@ type operation struct {
 	// masker learns every secret of the run and masks it in what the
 	// operation prints (unless --show-secrets) and records.
 	masker *secrets.Masker
-	// heldLock is released by a second Ctrl-C before exiting.
-	heldLock backend.Lock
+	// heldLock is the stack's lock while apply holds it, which a third
+	// Ctrl-C (on the signal goroutine) releases before exiting.
+	heldLock atomic.Pointer[backend.Lock]
 	// base is the state a preview reads, while the program loads.
 	base func() (*snapshot.Snapshot, error)
 }
@@ -144,6 +146,9 @@ type operation struct {
 func operate(c *cli.Context, kind opKind) (err error) {
 	if c.IsSet("parallel") && c.Int("parallel") < 1 {
 		return usageError(c, "--parallel %d: run at least 1 operation at once", c.Int("parallel"))
+	}
+	if c.Bool("json") && c.Bool("markdown") {
+		return usageError(c, "--json and --markdown each print the whole result; choose one")
 	}
 	s, err := newSession(c, true)
 	if err != nil {
@@ -317,8 +322,8 @@ func (r *operation) signals() (context.Context, func()) {
 				grace = time.After(stopGrace)
 			default:
 				fmt.Fprintln(r.s.stderr, "Exiting at once: the operations in flight stay pending in the stack's journal.")
-				if l := r.heldLock; l != nil {
-					_ = l.Release()
+				if l := r.heldLock.Load(); l != nil {
+					_ = (*l).Release()
 				}
 				os.Exit(130)
 			}
@@ -458,8 +463,11 @@ func (r *operation) apply(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.heldLock = lock
-	defer lock.Release()
+	r.heldLock.Store(&lock)
+	defer func() {
+		r.heldLock.Store(nil)
+		lock.Release()
+	}()
 	if err := r.checkPlanBase(ctx); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/mod/semver"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
@@ -36,6 +37,11 @@ func pluginCommand() *cli.Command {
 				UsageText: "cairn plugin install resource aws 6.0.0\n" +
 					"cairn plugin install aws 6.0.0 --server https://example.com/releases\n" +
 					"cairn plugin install aws 6.0.0 --file pulumi-resource-aws-v6.0.0-linux-amd64.tar.gz --checksum SHA256",
+				Description: `GITHUB_TOKEN, when set, is sent to GitHub's API at api.github.com, over
+https only: never to another host a download URL names or redirects to.
+CAIRN_GITHUB_HOSTS (comma-separated host[:port]) names GitHub Enterprise API
+hosts to send it to as well. A download over plain http without --checksum
+is a warning.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "server", Usage: "download from this URL (http(s) or github://api.github.com/OWNER[/REPO]) instead of Pulumi's releases"},
 					&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "install from this tarball instead of downloading"},
@@ -127,7 +133,8 @@ func pluginList(c *cli.Context) error {
 	return w.Flush()
 }
 
-// pluginArgs reads [KIND] NAME [VERSION]; KIND defaults to resource.
+// pluginArgs reads [KIND] NAME [VERSION]; KIND defaults to resource, and
+// VERSION must be a full semantic version (1.2.3, 1.2.3-beta.1).
 func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, error) {
 	args := c.Args().Slice()
 	kind := locate.Resource
@@ -136,6 +143,8 @@ func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, 
 	}
 	usage := fmt.Sprintf("usage: cairn plugin %s %s", c.Command.Name, c.Command.ArgsUsage)
 	switch {
+	case len(args) == 3:
+		return "", "", "", &exitError{code: 2, msg: fmt.Sprintf("%q is not a kind of plugin Cairn installs: give resource or language; %s", args[0], usage)}
 	case len(args) == 0 || len(args) > 2:
 		return "", "", "", &exitError{code: 2, msg: usage}
 	case len(args) == 1 && needVersion:
@@ -143,7 +152,11 @@ func pluginArgs(c *cli.Context, needVersion bool) (locate.Kind, string, string, 
 	case len(args) == 1:
 		return kind, args[0], "", nil
 	}
-	return kind, args[0], strings.TrimPrefix(args[1], "v"), nil
+	version := strings.TrimPrefix(args[1], "v")
+	if c := semver.Canonical("v" + version); c == "" || !strings.HasPrefix("v"+version, c) {
+		return "", "", "", &exitError{code: 2, msg: fmt.Sprintf("%q is not a version: give MAJOR.MINOR.PATCH, such as 1.0.0 or 1.0.0-beta.1; %s", args[1], usage)}
+	}
+	return kind, args[0], version, nil
 }
 
 // pluginRequest is what plugin install and rm work on: the plugin named by

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/policy"
@@ -24,6 +25,8 @@ func (r *operation) analyzers() ([]policy.Analyzer, error) {
 	if diags.HasErrors() {
 		return nil, &eval.DiagnosticsError{Diags: diags, Files: files}
 	}
+	w := &eval.DiagnosticWriter{Files: files, Width: 100}
+	packs = langpolicy.WarnUnmatchedTypes(packs, eval.ProviderSchemas(r.host), func(d *hcl.Diagnostic) { r.relay.diag(warningEvent(w, d)) })
 	confs := r.c.StringSlice("policy-pack-config")
 	paths := r.c.StringSlice("policy-pack")
 	if len(confs) > len(paths) {

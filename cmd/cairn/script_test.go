@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"encoding/pem"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -18,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -41,6 +44,7 @@ func TestMain(m *testing.M) {
 		"pulumi-resource-random":   main,
 		"kvplugin":                 kvPlugin,
 		"pulumi-resource-big":      bigPlugin,
+		"pulumi-resource-hang":     hangPlugin,
 		"pulumi-resource-bare":     plugintest.BareRole.Main,
 		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
 		"pulumi-language-probe":    plugintest.ProbeHostRole.Main,
@@ -70,6 +74,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"cirecipe":     ciRecipeCmd,
 			"tarplugin":    tarPluginCmd,
 			"serveplugins": servePluginsCmd,
+			"servegithub":  serveGitHubCmd,
 			"dumpstate":    dumpStateCmd,
 			"newdb":        func(ts *testscript.TestScript, neg bool, args []string) { newDBCmd(ts, neg, args, pg) },
 			"pgserver":     pgServerCmd,
@@ -323,6 +328,55 @@ func servePluginsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("PLUGIN_SERVER", srv.URL)
 }
 
+// serveGitHubCmd serves the plugin tarballs of a folder as GitHub releases,
+// over https on loopback, until the scenario ends: "servegithub DIR". The
+// release vVERSION of any repository lists the tarballs whose names hold
+// -vVERSION-. It sets $GITHUB_HOST to its host:port and SSL_CERT_FILE to
+// its certificate, and appends a line per request to $WORK/github.log:
+// "PATH auth=token" when it carried an Authorization header, else
+// "PATH auth=none".
+func serveGitHubCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: servegithub DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	logPath := ts.MkAbs("github.log")
+	var mu sync.Mutex
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := "none"
+		if r.Header.Get("Authorization") != "" {
+			auth = "token"
+		}
+		mu.Lock()
+		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%s auth=%s\n", r.URL.Path, auth)
+			f.Close()
+		}
+		mu.Unlock()
+		repo, tag, release := strings.Cut(r.URL.Path, "/releases/tags/")
+		if release {
+			var assets []map[string]string
+			names, _ := filepath.Glob(filepath.Join(dir, "*-"+tag+"-*"))
+			for _, n := range names {
+				assets = append(assets, map[string]string{"name": filepath.Base(n), "url": "https://" + r.Host + repo + "/releases/assets/" + filepath.Base(n)})
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{"assets": assets})
+			return
+		}
+		if _, name, ok := strings.Cut(r.URL.Path, "/releases/assets/"); ok {
+			http.ServeFile(w, r, filepath.Join(dir, filepath.Base(name)))
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	ts.Defer(srv.Close)
+	cert := ts.MkAbs("github-cert.pem")
+	ts.Check(os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644))
+	ts.Setenv("SSL_CERT_FILE", cert)
+	ts.Setenv("GITHUB_HOST", srv.Listener.Addr().String())
+}
+
 // kvPlugin serves the KV test provider (internal/plugintest) as a plugin of
 // package NAME at VERSION: "kvplugin NAME VERSION [typed]". Typed, its
 // schema declares NAME:index:Item (it is a KV parameterized into NAME), so
@@ -351,6 +405,37 @@ func kvPlugin() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// hangPlugin serves package hang: a typed KV provider (internal/plugintest,
+// see kvPlugin) whose Create, outside a preview, touches started-NAME in
+// its working directory (the program's) and then never answers, as a stuck
+// cloud call does, whatever it is told.
+func hangPlugin() {
+	f, kv := plugintest.Factory("hang", "1.0.0", false), plugintest.Factory("kv", "1.0.0", false)
+	f.New = func(ctx context.Context) (provider.Provider, error) {
+		p, err := kv.New(ctx)
+		if err == nil {
+			_, err = p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"hang"}})
+		}
+		return hangingProvider{p}, err
+	}
+	if err := serve.Main(context.Background(), f, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+type hangingProvider struct{ provider.Provider }
+
+func (h hangingProvider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+	if req.Preview {
+		return h.Provider.Create(ctx, req)
+	}
+	if err := os.WriteFile("started-"+req.Name, nil, 0o644); err != nil {
+		return provider.CreateResponse{}, err
+	}
+	select {}
 }
 
 // dumpStateCmd writes everything the scenario's backend holds to a file,

@@ -118,9 +118,16 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 
 // installer installs plugins into $CAIRN_HOME/plugins, with the URL
 // overrides of CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES (or Pulumi's
-// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES) and a progress bar on a terminal.
+// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES), GITHUB_TOKEN for api.github.com
+// and the GitHub Enterprise hosts of CAIRN_GITHUB_HOSTS (comma-separated),
+// and a progress bar on a terminal.
 func (s *session) installer() (*install.Installer, error) {
-	in := &install.Installer{Dir: filepath.Join(s.home, "plugins")}
+	in := &install.Installer{Dir: filepath.Join(s.home, "plugins"), GitHubToken: os.Getenv("GITHUB_TOKEN"), Warn: s.warn}
+	for _, h := range strings.Split(os.Getenv("CAIRN_GITHUB_HOSTS"), ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			in.GitHubHosts = append(in.GitHubHosts, h)
+		}
+	}
 	for _, name := range []string{"CAIRN_PLUGIN_DOWNLOAD_URL_OVERRIDES", "PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES"} {
 		if v := os.Getenv(name); v != "" {
 			o, err := install.ParseOverrides(v)

@@ -1,7 +1,8 @@
 // Package pgtest runs a throwaway PostgreSQL server for tests and
 // benchmarks: initdb and pg_ctl in a temporary folder, listening on a free
 // loopback port, as the unprivileged user nobody when run as root (initdb
-// refuses root), with trust authentication.
+// refuses root), with trust authentication for every role but
+// PasswordUser.
 //
 //	srv := pgtest.New(t) // skips (or fails, with CAIRN_REQUIRE_POSTGRES=1) without PostgreSQL
 //	url := srv.Database(t, "scenario") // postgres://cairn:…@127.0.0.1:PORT/scenario
@@ -33,6 +34,11 @@ const RequireEnv = "CAIRN_REQUIRE_POSTGRES"
 // Password is the password in the URLs the server hands out; trust
 // authentication ignores it, so tests can check that it is masked.
 const Password = "s3cret-pw"
+
+// PasswordUser is the one role that must give its password
+// (scram-sha-256), so that tests can see a wrong one refused; a test
+// creates it (CREATE ROLE ... LOGIN PASSWORD ...).
+const PasswordUser = "cairn_password"
 
 // Server is a running PostgreSQL server.
 type Server struct {
@@ -105,6 +111,10 @@ func Start(opts Options) (*Server, error) {
 		conf += "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
 	}
 	if err := appendFile(filepath.Join(data, "postgresql.conf"), conf); err != nil {
+		s.remove()
+		return nil, err
+	}
+	if err := prependFile(filepath.Join(data, "pg_hba.conf"), "host all "+PasswordUser+" 127.0.0.1/32 scram-sha-256\n"); err != nil {
 		s.remove()
 		return nil, err
 	}
@@ -224,6 +234,16 @@ func appendFile(path, text string) error {
 		err = cerr
 	}
 	return err
+}
+
+// prependFile writes text at the start of a file: pg_hba.conf's first
+// matching line wins.
+func prependFile(path, text string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(text), data...), 0o600)
 }
 
 // sanitize makes a database name of a test's name.

@@ -8,6 +8,9 @@
 //		return &eval.DiagnosticsError{Diags: diags, Files: files}
 //	}
 //	opts.Analyzers = append(opts.Analyzers, packs...)
+//
+// WarnUnmatchedTypes wraps the packs so that a rule whose type pattern
+// selects no resource type of the program's packages is a warning.
 package policy
 
 import (

@@ -10,6 +10,12 @@
 // (github://api.github.com/pulumi/pulumi-<name>, then get.pulumi.com).
 // Overrides given as regexp=URL pairs replace the URLs they match.
 //
+// A GitHub token goes, over https only, to api.github.com and the GitHub
+// Enterprise hosts the installer is told to trust: never to a host a
+// program's download URL names, nor on a redirect (a release asset's, to
+// GitHub's storage) to a host not trusted with it. A download over plain
+// http without a checksum is a warning.
+//
 // Installs are atomic and safe to run in parallel: each plugin has a lock
 // file, the tarball is downloaded and extracted into a hidden temporary
 // folder beside the cache and renamed into place only once complete, so no

@@ -41,6 +41,16 @@ type Installer struct {
 	Overrides []Override
 	// Progress, when set, receives a progress bar of each download.
 	Progress io.Writer
+	// GitHubToken (GITHUB_TOKEN) is sent, over https only, to GitHub's
+	// API host api.github.com and to the hosts of GitHubHosts: never to a
+	// host a program's download URL names, nor on a redirect elsewhere.
+	GitHubToken string
+	// GitHubHosts are further hosts (host or host:port) trusted with
+	// GitHubToken: the API hosts of GitHub Enterprise servers.
+	GitHubHosts []string
+	// Warn, when set, receives warnings: a download over plain http with
+	// no checksum to check it against.
+	Warn func(string)
 }
 
 // Ensure returns the binary of s found in dirs at exactly s's version,
@@ -69,6 +79,11 @@ func (in *Installer) Install(ctx context.Context, s Spec) (string, error) {
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", u, err))
 				continue
+			}
+			if strings.HasPrefix(u, "http://") && s.Checksum == "" && in.Warn != nil {
+				in.Warn(fmt.Sprintf("%s is downloaded over plain http from %s, with no checksum to check it against, so anyone on the way can change it; "+
+					"serve it over https, or install it first with its SHA-256: cairn plugin install %s %s %s --server %s --checksum SHA256",
+					s, u, s.Kind, s.Name, s.Version, src))
 			}
 			_, err = io.Copy(tmp, in.progress(s, body, size))
 			body.Close()

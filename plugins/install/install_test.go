@@ -251,3 +251,42 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("progress = %q, want a bar filling up to %s and a new line", got, full)
 	}
 }
+
+// A download over plain http with no checksum warns once, naming the URL
+// and how to give a checksum; with a checksum, or over https, it does not.
+func TestPlainHTTPWithoutChecksumWarns(t *testing.T) {
+	body := demoTarball(t)
+	plain, _ := serve(t, body)
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(body) }))
+	defer secure.Close()
+	sum := sha256.Sum256(body)
+	for _, tt := range []struct {
+		name, server, checksum string
+		warns                  bool
+	}{
+		{"http", plain.URL + "/releases", "", true},
+		{"http with a checksum", plain.URL + "/releases", hex.EncodeToString(sum[:]), false},
+		{"https", secure.URL, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var warnings []string
+			in := Installer{Dir: t.TempDir(), Client: secure.Client(), Warn: func(m string) { warnings = append(warnings, m) }}
+			s := spec
+			s.Server, s.Checksum = tt.server, tt.checksum
+			if _, err := in.Install(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.warns {
+				if len(warnings) > 0 {
+					t.Errorf("warned: %q", warnings)
+				}
+				return
+			}
+			want := fmt.Sprintf("resource plugin demo v1.2.3 is downloaded over plain http from %s/releases/%s, with no checksum", plain.URL, spec.Asset())
+			if len(warnings) != 1 || !strings.HasPrefix(warnings[0], want) ||
+				!strings.HasSuffix(warnings[0], "cairn plugin install resource demo 1.2.3 --server "+plain.URL+"/releases --checksum SHA256") {
+				t.Errorf("warnings %q, want one starting %q and saying how to give a checksum", warnings, want)
+			}
+		})
+	}
+}

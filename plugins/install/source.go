@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"runtime"
 	"strings"
@@ -90,7 +89,8 @@ func (in *Installer) override(u string) string {
 }
 
 // open starts the download of s's tarball from the server named by src,
-// returning the body, its length (-1 when unknown) and the URL fetched.
+// returning the body, its length (-1 when unknown) and the URL fetched (at
+// the end of its redirects).
 func (in *Installer) open(ctx context.Context, s Spec, src string) (io.ReadCloser, int64, string, error) {
 	u, err := url.Parse(src)
 	if err != nil {
@@ -100,8 +100,7 @@ func (in *Installer) open(ctx context.Context, s Spec, src string) (io.ReadClose
 	case "http", "https":
 		r := strings.NewReplacer("${NAME}", s.Name, "${VERSION}", s.Version, "${OS}", runtime.GOOS, "${ARCH}", runtime.GOARCH)
 		full := strings.TrimSuffix(r.Replace(src), "/") + "/" + s.Asset()
-		body, n, err := in.get(ctx, full, "")
-		return body, n, full, err
+		return in.get(ctx, full, "")
 	case "github":
 		return in.openGitHub(ctx, s, u)
 	}
@@ -120,9 +119,9 @@ func (in *Installer) openGitHub(ctx context.Context, s Spec, u *url.URL) (io.Rea
 		repo = parts[1]
 	}
 	release := fmt.Sprintf("https://%s/repos/%s/%s/releases/tags/v%s", u.Host, parts[0], repo, s.Version)
-	body, _, err := in.get(ctx, release, "application/json")
+	body, _, _, err := in.get(ctx, release, "application/json")
 	if err != nil {
-		return nil, 0, release, err
+		return nil, 0, release, in.tokenHint(u.Host, err)
 	}
 	defer body.Close()
 	var rel struct {
@@ -136,36 +135,33 @@ func (in *Installer) openGitHub(ctx context.Context, s Spec, u *url.URL) (io.Rea
 	}
 	for _, a := range rel.Assets {
 		if a.Name == s.Asset() {
-			b, n, err := in.get(ctx, a.URL, "application/octet-stream")
-			return b, n, a.URL, err
+			return in.get(ctx, a.URL, "application/octet-stream")
 		}
 	}
 	return nil, 0, release, fmt.Errorf("the GitHub release %s has no asset %s", release, s.Asset())
 }
 
-// get starts a GET of u; GitHub hosts get GITHUB_TOKEN, when set.
-func (in *Installer) get(ctx context.Context, u, accept string) (io.ReadCloser, int64, error) {
+// get starts a GET of u, returning the body, its length (-1 when unknown)
+// and the URL answered, at the end of the redirects. The GitHub token goes
+// only to the hosts trusted with it (see trusts).
+func (in *Installer) get(ctx context.Context, u, accept string) (io.ReadCloser, int64, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, u, err
 	}
 	if accept != "" {
 		req.Header.Set("Accept", accept)
-		if tok := os.Getenv("GITHUB_TOKEN"); tok != "" {
-			req.Header.Set("Authorization", "token "+tok)
-		}
 	}
-	client := in.Client
-	if client == nil {
-		client = http.DefaultClient
+	if in.GitHubToken != "" && in.trusts(req.URL) {
+		req.Header.Set("Authorization", "token "+in.GitHubToken)
 	}
-	resp, err := client.Do(req)
+	resp, err := in.client().Do(req)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, u, err
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, 0, fmt.Errorf("GET %s: %s", u, resp.Status)
+		return nil, 0, u, fmt.Errorf("GET %s: %s", u, resp.Status)
 	}
-	return resp.Body, resp.ContentLength, nil
+	return resp.Body, resp.ContentLength, resp.Request.URL.String(), nil
 }

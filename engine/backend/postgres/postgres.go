@@ -2,18 +2,14 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/url"
 	"os"
 	"os/user"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cairn-iac/cairn/engine/backend"
@@ -62,7 +58,8 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Backend, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = callTimeout
 	}
-	b := &Backend{url: redact(rawURL), opts: opts}
+	b := &Backend{opts: opts}
+	b.url, _ = redact(rawURL)
 	ctx, cancel := b.bound(ctx)
 	defer cancel()
 	config, err := pgx.ParseConfig(rawURL)
@@ -122,54 +119,4 @@ func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 		return nil, b.fail(err)
 	}
 	return conn, nil
-}
-
-// fail says that a database call failed, naming the database (once).
-func (b *Backend) fail(err error) error {
-	var timeout net.Error
-	var named *dbError
-	switch {
-	case errors.As(err, &named):
-		return err
-	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout():
-		return &dbError{fmt.Errorf("the PostgreSQL backend %s did not answer in time (a network or server problem); "+
-			"check that the database is up and reachable: %w", b.url, err)}
-	case isConnectionError(err):
-		return &dbError{fmt.Errorf("the PostgreSQL backend %s cannot be reached, or its connection broke: %w", b.url, err)}
-	}
-	return &dbError{fmt.Errorf("the PostgreSQL backend %s: %w", b.url, err)}
-}
-
-// dbError is an error of the database that names it.
-type dbError struct{ err error }
-
-func (e *dbError) Error() string { return e.err.Error() }
-func (e *dbError) Unwrap() error { return e.err }
-
-// isConnectionError reports whether err is a connection that could not be
-// made or broke, rather than an error of the statement.
-func isConnectionError(err error) bool {
-	var connect *pgconn.ConnectError
-	var netErr net.Error
-	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err)
-}
-
-// redact masks the password of a URL.
-func redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "postgres://…" // cannot tell where its password is
-	}
-	return u.Redacted()
-}
-
-// maskErr removes the password of rawURL from a parse error.
-func maskErr(err error, rawURL string) error {
-	if u, perr := url.Parse(rawURL); perr == nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			return errors.New(strings.ReplaceAll(err.Error(), p, "xxxxx"))
-		}
-	}
-	return err
 }
