@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 		"cairn":                    main,
 		"pulumi-resource-random":   main,
 		"kvplugin":                 kvPlugin,
+		"filesplugin":              filesPlugin,
 		"pulumi-resource-big":      bigPlugin,
 		"pulumi-resource-bare":     plugintest.BareRole.Main,
 		"pulumi-language-crashing": plugintest.CrashingHostRole("crashing").Main,
