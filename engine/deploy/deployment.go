@@ -114,8 +114,9 @@ type Result struct {
 	// Untrusted counts, by package, the resources whose Check and Diff the
 	// fast path could have skipped, their digest matching the one
 	// recorded, had it trusted their provider (Options.FastPathPackages);
-	// UntrustedTime is the wall time during which such calls were in
-	// flight.
+	// provider resources are not counted, but their package is listed.
+	// UntrustedTime is the wall time during which the calls of any of them
+	// (CheckConfig and DiffConfig too) were in flight.
 	Untrusted     map[string]int
 	UntrustedTime time.Duration
 }

@@ -23,7 +23,7 @@ func TestFastPathTrustsOnlyProvidersThatDeclareIt(t *testing.T) {
 	for range 2 {
 		got := h.mustUp(program(a))
 		equal(t, "calls by default", h.planCalls(), all)
-		equal(t, "untrusted", got.Untrusted, map[string]int{"pkgA": 2})
+		equal(t, "untrusted", got.Untrusted, map[string]int{"pkgA": 1})
 	}
 
 	// Opted in, by name or all packages, it is skipped as Cairn's own are.

@@ -86,7 +86,7 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 				}
 				return []*step{same}, nil
 			}
-			defer d.untrusted.track(inst.pkg)()
+			defer d.untrusted.track(inst.pkg, prov == nil)()
 		}
 	}
 
