@@ -15,9 +15,19 @@ import (
 // is kept in the schema cache folder, named after the plugin and its
 // version (or, for a binary whose location does not tell its version, a
 // hash of its path, size and modification time), and read from there
-// afterwards. Built-in providers and parameterized packages are always
-// asked.
+// afterwards. Built-in providers are asked in process, isolated or not,
+// and parameterized packages are always asked.
 func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte, error) {
+	if res, ok := r.resolve(pkg, version); ok && res.Source == SourceBuiltin {
+		if _, param := r.packageSpec(pkg); !param {
+			p, err := res.factory.New(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer p.Close()
+			return p.GetSchema(ctx, provider.GetSchemaRequest{})
+		}
+	}
 	path := r.schemaPath(pkg, version)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil {
