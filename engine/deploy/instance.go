@@ -110,12 +110,13 @@ func (inst *instance) ready(ctx context.Context) (provider.Provider, error) {
 	return p, inst.configErr
 }
 
-// pluginInfo asks the provider about itself, once, loading it.
+// pluginInfo asks the provider about itself, once, loading it; like the
+// load, the answer is shared, so it is not cancelled with its caller.
 func (inst *instance) pluginInfo(ctx context.Context) (provider.PluginInfo, error) {
 	inst.infoOnce.Do(func() {
 		p, err := inst.loaded(ctx)
 		if err == nil {
-			inst.info, err = p.GetPluginInfo(ctx)
+			inst.info, err = p.GetPluginInfo(context.WithoutCancel(ctx))
 		}
 		inst.infoErr = err
 	})

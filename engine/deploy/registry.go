@@ -36,14 +36,14 @@ type registry struct {
 
 	mu       sync.Mutex
 	byRef    map[string]*instance
-	checked  map[resource.URN]*instance // prepared for a provider resource, awaiting configuration
+	byURN    map[resource.URN]*instance // prepared for provider resources, until configured
 	oldState map[string]*resource.State // base provider resources by reference
 	all      []*instance
 }
 
 func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {
 	r := &registry{host: host, preview: preview, byRef: map[string]*instance{},
-		checked: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
+		byURN: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
 	if base != nil {
 		for _, s := range base.Resources {
 			if resource.IsProviderType(s.Type) {
@@ -192,7 +192,7 @@ func internalString(inputs resource.Map, key string) string {
 // uses, made from its new inputs on first call.
 func (r *registry) prepared(ctx context.Context, urn resource.URN, inputs resource.Map) (*instance, error) {
 	r.mu.Lock()
-	inst := r.checked[urn]
+	inst := r.byURN[urn]
 	r.mu.Unlock()
 	if inst != nil {
 		return inst, nil
@@ -203,10 +203,10 @@ func (r *registry) prepared(ctx context.Context, urn resource.URN, inputs resour
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if prev := r.checked[urn]; prev != nil {
+	if prev := r.byURN[urn]; prev != nil {
 		return prev, nil
 	}
-	r.checked[urn] = inst
+	r.byURN[urn] = inst
 	return inst, nil
 }
 
@@ -276,7 +276,7 @@ func (r *registry) configure(ctx context.Context, inst *instance, urn resource.U
 	}
 	r.mu.Lock()
 	r.byRef[resource.ProviderRef{URN: urn, ID: id}.String()] = inst
-	delete(r.checked, urn)
+	delete(r.byURN, urn)
 	r.mu.Unlock()
 	return nil
 }
