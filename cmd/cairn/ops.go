@@ -53,7 +53,7 @@ var (
 	replaceFlag  = &cli.StringSliceFlag{Name: "replace", Usage: "replace the resource with this `URN` even if it has not changed (repeatable)"}
 	parallelFlag = &cli.IntFlag{Name: "parallel", Aliases: []string{"p"}, Usage: "run at most `N` provider operations at once", DefaultText: "4 × CPUs"}
 	refreshFlag  = &cli.BoolFlag{Name: "refresh", Aliases: []string{"r"}, Usage: "refresh the state from the providers first"}
-	fastFlag     = &cli.BoolFlag{Name: "no-fast-path", Usage: "call every provider's Check and Diff, even for resources unchanged since their last step"}
+	fastFlag     = &cli.BoolFlag{Name: "no-fast-path", Usage: "call every provider's Check and Diff, even for resources unchanged since their last step (see also CAIRN_FAST_PATH)"}
 	secretsFlag  = &cli.BoolFlag{Name: "show-secrets", Usage: "show secret values in plaintext"}
 	samesFlag    = &cli.BoolFlag{Name: "show-sames", Usage: "show resources that do not change"}
 	continueFlag = &cli.BoolFlag{Name: "continue-on-error", Usage: "keep going after a failure, skipping only what depends on it"}
@@ -223,7 +223,6 @@ func (r *operation) prepare() error {
 		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
-		NoFastPath:      r.c.Bool("no-fast-path") || r.c.Bool("refresh"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),
 		ClearPendingCreates: r.c.Bool("clear-pending-creates"),
 		Masker:              r.masker,
@@ -234,6 +233,9 @@ func (r *operation) prepare() error {
 		OpenSeedKey: state.NewDecoder(r.secrets).SeedKey,
 	}
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
+		return err
+	}
+	if err := r.setFastPath(); err != nil {
 		return err
 	}
 	if pm, ok := r.secrets.(*secrets.PassphraseManager); ok {
@@ -450,6 +452,9 @@ func (r *operation) preview(ctx context.Context) error {
 	res, err := r.engine(ctx, kind, true, base, nil)
 	if err == nil && r.c.String("save-plan") != "" {
 		return r.savePlan(planBase, res)
+	}
+	if err == nil && r.kind == opPreview && !r.document() {
+		fmt.Fprint(r.s.stdout, fastPathHint(res))
 	}
 	return r.failure(opPreview, err)
 }

@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 		"cairn":                    main,
 		"pulumi-resource-random":   main,
 		"kvplugin":                 kvPlugin,
+		"filesplugin":              filesPlugin,
 		"pulumi-resource-big":      bigPlugin,
 		"pulumi-resource-hang":     hangPlugin,
 		"pulumi-resource-bare":     plugintest.BareRole.Main,

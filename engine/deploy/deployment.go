@@ -38,6 +38,7 @@ type deployment struct {
 
 	digestKeyOnce sync.Once
 	digestMACs    sync.Pool // HMACs keyed by the digest key (see keyed)
+	untrusted     untrusted // what the fast path declined for want of trust
 
 	secretsVerified func() error                              // Options.VerifySecrets, once
 	baseDependents  func() map[resource.URN][]*resource.State // who refers to each base URN, once
@@ -110,6 +111,14 @@ type Result struct {
 	Planned map[resource.URN]plan.Step
 	// Violations are the policies found violated, in the order found.
 	Violations []policy.Violation
+	// Untrusted counts, by package, the resources whose Check and Diff the
+	// fast path could have skipped, their digest matching the one
+	// recorded, had it trusted their provider (Options.FastPathPackages);
+	// provider resources are not counted, but their package is listed.
+	// UntrustedTime is the wall time during which the calls of any of them
+	// (CheckConfig and DiffConfig too) were in flight.
+	Untrusted     map[string]int
+	UntrustedTime time.Duration
 }
 
 // ResourceChanges returns the counts of Changes that are not zero, by the
@@ -302,6 +311,7 @@ func (d *deployment) finish(err error) (*Result, error) {
 		err = d.unfollowedPlan()
 	}
 	res := &Result{Snapshot: d.journal.snapshot(), Changes: d.changes, Duration: time.Since(d.start), Violations: d.violations}
+	res.Untrusted, res.UntrustedTime = d.untrusted.result()
 	if d.opts.DryRun {
 		res.Planned = d.planned
 	}

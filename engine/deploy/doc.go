@@ -16,20 +16,34 @@
 //
 // The fast path: when a custom resource's program inputs (before Check),
 // the options that reach Check and Diff, and its provider (package, plugin
-// version and configuration) hash to the digest recorded with its state at
-// its last successful step, and the state is still the one that step wrote
+// and configuration) hash to the digest recorded with its state at its
+// last successful step, and the state is still the one that step wrote
 // (same ID, inputs and outputs, so a refresh that found drift or an edit of
 // the state breaks the match), the answers of Check and Diff are known: the
 // resource gets a same step and neither is called (resource.State.Digest).
-// It is off with Options.NoFastPath (the CLI's --no-fast-path and
-// --refresh), for resources with a pending operation, a taint, an import ID,
-// a replacement trigger, replaceWith or deletedWith, or a --replace target,
-// for the pulumi package's stack references (whose answer is another
-// stack's outputs), and for resources whose inputs, outputs or provider
-// configuration hold unknowns. A digest that covers a secret is stored as
-// an HMAC keyed by a key derived from the stack's seed key (which the state
-// keeps encrypted), so that it cannot be checked against guesses of the
-// secret by anyone who cannot decrypt the state.
+// A provider resource takes it the same way, skipping CheckConfig and
+// DiffConfig. It is taken only for the providers trusted to answer the
+// same requests the same way: those that declare so
+// (provider.PluginInfo.InputsOnly: Cairn's own) and those of the packages
+// Options.FastPathPackages lists (all with Options.FastPathAll); the
+// others are called, and Result.Untrusted counts what they could have
+// skipped. It is off with Options.NoFastPath (the CLI's --no-fast-path and
+// --refresh), for resources with a pending operation, a taint, an import
+// ID, a replacement trigger, replaceWith or deletedWith, or a --replace
+// target, for the pulumi package (whose stack references answer with
+// another stack's outputs), for resources whose inputs, outputs or
+// provider configuration hold unknowns, and for providers that cannot
+// say which implementation they are (no version). A digest that covers a
+// secret is stored as an HMAC keyed by a key derived from the stack's
+// seed key (which the state keeps encrypted), so that it cannot be checked
+// against guesses of the secret by anyone who cannot decrypt the state.
+//
+// A provider is loaded (its plugin started) only when a call needs it, and
+// configured before its first call on resources or functions; a host that
+// identifies providers without loading them (provider.IdentifyHost) lets
+// the fast path decide without loading anything, so that an update in
+// which every resource of a package takes it never starts that package's
+// plugin.
 //
 // A remote component (RegisterRequest.Remote) has no steps: its provider's
 // Construct registers it and its children on the monitor that

@@ -15,33 +15,46 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// goalDigest hashes what goes into a custom resource's Check and Diff before
-// they are called: its program inputs (before Check and ignoreChanges), the
-// options that affect them, and its provider (package, plugin version and
-// configuration). ok is false when the registration may not take the fast
-// path: it is off, the resource holds unknown values, or the provider's
-// answer cannot be known in advance. A digest that covers a secret is keyed
-// (see keyed).
-func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Provider) (sum []byte, ok bool) {
+// goalDigest hashes what goes into a custom resource's Check and Diff (a
+// provider resource's CheckConfig and DiffConfig) before they are called:
+// its program inputs (before Check and ignoreChanges), the options that
+// affect them, and its provider inst (package, plugin and configuration;
+// for a provider resource, the instance its registration prepared). ok is
+// false when the registration may not take the fast path: it is off, the
+// resource holds unknown values, or the provider's answer cannot be known
+// in advance. A digest that covers a secret is keyed (see keyed).
+func (d *deployment) goalDigest(ctx context.Context, g *goal, inst *instance) (sum []byte, ok bool) {
 	n := g.new
 	// The pulumi package's resources (stack references) answer from outside
 	// their inputs: another stack's outputs.
-	if d.opts.NoFastPath || !n.Custom || resource.IsProviderType(n.Type) || resource.TypePackage(n.Type) == "pulumi" || n.ImportID != "" ||
+	if d.opts.NoFastPath || !n.Custom || inst.pkg == "pulumi" || n.ImportID != "" ||
 		!n.ReplacementTrigger.IsNull() || len(n.ReplaceWith) > 0 || n.DeletedWith != "" || d.targets.mustReplace(n.URN) {
 		return nil, false
 	}
-	id, secret, ok := d.reg.identity(ctx, n.Provider, prov)
-	if !ok {
-		return nil, false
-	}
 	h := newDigestWriter()
-	h.secret = secret
 	h.str("cairn goal digest v1")
 	h.str(string(n.URN))
 	h.str(n.Type)
 	h.str(string(n.Parent))
 	h.str(n.Provider)
-	h.bytes(id)
+	if resource.IsProviderType(n.Type) {
+		plugin, ok := inst.pluginIdentity(ctx)
+		if !ok {
+			h.release()
+			return nil, false
+		}
+		h.str(inst.pkg)
+		h.str(plugin)
+		h.str(inst.version)
+	} else {
+		id, secret, ok := inst.identity(ctx)
+		if !ok {
+			h.release()
+			return nil, false
+		}
+		h.secret = secret
+		h.bytes(id)
+	}
 	h.flag(n.Protect)
 	h.flag(n.RetainOnDelete)
 	h.flag(n.RefreshBeforeUpdate)
@@ -62,6 +75,22 @@ func (d *deployment) goalDigest(ctx context.Context, g *goal, prov provider.Prov
 		return nil, false
 	}
 	return d.keyed(h.sum())
+}
+
+// trusts reports whether the fast path may skip the calls of inst's
+// provider: the options trust its package (or the plugin serving it), or
+// the provider declares that it answers from its requests alone, which the
+// host tells without loading it or else the loaded provider says.
+func (d *deployment) trusts(ctx context.Context, inst *instance) bool {
+	o := d.opts
+	if o.FastPathAll || slices.Contains(o.FastPathPackages, inst.pkg) || slices.Contains(o.FastPathPackages, inst.plugin) {
+		return true
+	}
+	if inst.identified && inst.known.InputsOnly {
+		return true
+	}
+	info, err := inst.pluginInfo(ctx)
+	return err == nil && info.InputsOnly
 }
 
 // stateDigest is the digest recorded with a resource state: the goal's
@@ -132,31 +161,41 @@ func (d *deployment) fastSame(g *goal, old *resource.State, prov provider.Provid
 	return &step{op: OpSame, urn: n.URN, old: old, new: n, prov: prov, logical: true, digest: goal, matched: old.Digest}
 }
 
-// identity returns what the fast path knows of the provider behind ref: its
-// package, the version of its plugin and its configuration, hashed, and
-// whether the configuration holds a secret. ok is false when the
-// configuration holds unknowns, or the plugin cannot say its version.
-func (r *registry) identity(ctx context.Context, ref string, prov provider.Provider) (id []byte, secret, ok bool) {
-	inst, err := r.instanceFor(ctx, ref)
-	if err != nil || inst.prov != prov {
-		return nil, false, false
+// pluginIdentity names the implementation of the provider: as the host
+// identifies it without loading it, else the version the loaded provider
+// says. ok is false when it cannot be told: the provider does not load, or
+// it says no version, which would make every version look the same.
+func (inst *instance) pluginIdentity(ctx context.Context) (string, bool) {
+	if inst.identified {
+		return inst.known.Plugin, inst.known.Plugin != ""
 	}
-	inst.identityOnce.Do(func() {
-		info, err := prov.GetPluginInfo(ctx)
-		if err != nil || inst.unknown {
+	info, err := inst.pluginInfo(ctx)
+	return info.Version, err == nil && info.Version != ""
+}
+
+// identity returns what the fast path knows of a configured provider: its
+// package, its implementation (pluginIdentity), the version asked for and
+// its configuration, hashed, and whether the configuration holds a secret.
+// ok is false when the configuration holds unknowns, or the implementation
+// cannot be told.
+func (inst *instance) identity(ctx context.Context) (id []byte, secret, ok bool) {
+	inst.idOnce.Do(func() {
+		inputs := inst.configInputs()
+		plugin, ok := inst.pluginIdentity(ctx)
+		if !ok || inputs == nil || inst.configuredUnknown() {
 			return
 		}
 		h := newDigestWriter()
-		h.str(prov.Pkg())
-		h.str(info.Version)
+		h.str(inst.pkg)
+		h.str(plugin)
 		h.str(inst.version)
-		if !h.values(inst.inputs) {
+		if !h.values(inputs) {
 			h.release()
 			return
 		}
-		inst.identity, inst.identitySecret = h.sum()
+		inst.id, inst.idSecret = h.sum()
 	})
-	return inst.identity, inst.identitySecret, inst.identity != nil
+	return inst.id, inst.idSecret, inst.id != nil
 }
 
 // digestWriter writes values unambiguously into a buffer that is hashed

@@ -20,6 +20,9 @@ type fakeProvider struct {
 	provider.Unimplemented
 	pkg     string
 	version string
+	// thirdParty makes GetPluginInfo not declare InputsOnly, as a plugin
+	// not written for Cairn.
+	thirdParty bool
 
 	CheckConfigF  func(provider.CheckRequest) (provider.CheckResponse, error)
 	DiffConfigF   func(provider.DiffRequest) (provider.DiffResponse, error)
@@ -97,7 +100,7 @@ func (p *fakeProvider) Parameterize(_ context.Context, req provider.Parameterize
 }
 
 func (p *fakeProvider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
-	return provider.PluginInfo{Version: p.version}, nil
+	return provider.PluginInfo{Version: p.version, InputsOnly: !p.thirdParty}, nil
 }
 
 func (p *fakeProvider) CheckConfig(_ context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
@@ -231,18 +234,24 @@ type harness struct {
 	configure map[string]func(*fakeProvider)
 	versions  map[string][]string          // package → available versions (default: "1.0.0")
 	mappings  map[string]map[string]string // package → envVarMappings it was last loaded with
+	// thirdParty lists the packages whose providers do not declare
+	// InputsOnly; identify makes the harness identify providers without
+	// loading them (provider.IdentifyHost).
+	thirdParty map[string]bool
+	identify   bool
 }
 
 func newHarness(t *testing.T) *harness {
 	return &harness{t: t, log: &callLog{}, ids: &int64Counter{}, loads: map[string]int{},
-		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, mappings: map[string]map[string]string{}, persist: &memJournal{}}
+		configure: map[string]func(*fakeProvider){}, versions: map[string][]string{}, mappings: map[string]map[string]string{},
+		thirdParty: map[string]bool{}, persist: &memJournal{}}
 }
 
 // provider scripts every instance of a package.
 func (h *harness) provider(pkg string, f func(p *fakeProvider)) { h.configure[pkg] = f }
 
-// Load implements provider.Host with fake providers.
-func (h *harness) Load(_ context.Context, pkg, version string) (provider.Provider, error) {
+// selectVersion picks the version of pkg a request for version gets.
+func (h *harness) selectVersion(pkg, version string) (string, bool) {
 	versions := h.versions[pkg]
 	if versions == nil {
 		versions = []string{"1.0.0"}
@@ -252,17 +261,32 @@ func (h *harness) Load(_ context.Context, pkg, version string) (provider.Provide
 		fs = append(fs, provider.Factory{Pkg: pkg, Version: v})
 	}
 	f, ok := provider.Select(fs, pkg, version)
+	return f.Version, ok
+}
+
+// Load implements provider.Host with fake providers.
+func (h *harness) Load(_ context.Context, pkg, version string) (provider.Provider, error) {
+	v, ok := h.selectVersion(pkg, version)
 	if !ok {
 		return nil, &provider.NotFoundError{Pkg: pkg, Version: version}
 	}
 	h.mu.Lock()
 	h.loads[pkg]++
 	h.mu.Unlock()
-	p := &fakeProvider{pkg: pkg, version: f.Version, log: h.log, ids: h.ids}
+	p := &fakeProvider{pkg: pkg, version: v, log: h.log, ids: h.ids, thirdParty: h.thirdParty[pkg]}
 	if c := h.configure[pkg]; c != nil {
 		c(p)
 	}
 	return p, nil
+}
+
+// Identify implements provider.IdentifyHost when h.identify is set.
+func (h *harness) Identify(_ context.Context, pkg, version string) (provider.Identity, bool) {
+	v, ok := h.selectVersion(pkg, version)
+	if !h.identify || !ok || v == "" {
+		return provider.Identity{}, false
+	}
+	return provider.Identity{Plugin: v, InputsOnly: !h.thirdParty[pkg]}, true
 }
 
 // LoadWithEnv implements provider.EnvHost: it records the mappings.

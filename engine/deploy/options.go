@@ -59,6 +59,14 @@ type Options struct {
 	// Diff, even when what goes into them is what they were given at the
 	// resource's last step (see the package documentation).
 	NoFastPath bool
+	// FastPathAll makes the fast path trust every provider, and
+	// FastPathPackages the providers of the packages listed, besides those
+	// it trusts by default: the providers that declare they answer Check
+	// and Diff from their requests alone (provider.PluginInfo.InputsOnly,
+	// Cairn's own). The calls of a provider it does not trust are made
+	// every time; Result.Untrusted counts those it could have skipped.
+	FastPathAll      bool
+	FastPathPackages []string
 	// ExpectNoChanges makes any change an error.
 	ExpectNoChanges bool
 	// AllowEmpty lets an update whose program declares no resources delete

@@ -23,39 +23,27 @@ const (
 )
 
 // registry manages provider instances. It treats providers as resources of
-// type pulumi:providers:<pkg>: Check loads an instance and runs CheckConfig,
-// Diff runs DiffConfig, Create and Update configure the instance and make it
-// reachable through its reference "<urn>::<id>", Delete closes it. Providers
-// recorded in the base snapshot are loaded and configured on first use.
+// type pulumi:providers:<pkg>: Check prepares an instance and runs
+// CheckConfig, Diff runs DiffConfig, Create and Update configure the
+// instance and make it reachable through its reference "<urn>::<id>",
+// Delete closes it. Providers recorded in the base snapshot are prepared on
+// first use. An instance loads its provider (starting a plugin process)
+// only when a call needs it, and is configured before the first call that
+// acts on resources (see instance).
 type registry struct {
 	host    provider.Host
 	preview bool
 
 	mu       sync.Mutex
 	byRef    map[string]*instance
-	checked  map[resource.URN]*instance // loaded by Check, awaiting configuration
+	byURN    map[resource.URN]*instance // prepared for provider resources, until configured
 	oldState map[string]*resource.State // base provider resources by reference
 	all      []*instance
 }
 
-// instance is one loaded provider, configured once.
-type instance struct {
-	prov    provider.Provider
-	version string
-	once    sync.Once
-	err     error
-	inputs  resource.Map
-	config  provider.ConfigureResponse
-	unknown bool // configured with unknown values (preview)
-
-	identityOnce   sync.Once
-	identity       []byte // see registry.identity
-	identitySecret bool
-}
-
 func newRegistry(host provider.Host, base *snapshot.Snapshot, preview bool) *registry {
 	r := &registry{host: host, preview: preview, byRef: map[string]*instance{},
-		checked: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
+		byURN: map[resource.URN]*instance{}, oldState: map[string]*resource.State{}}
 	if base != nil {
 		for _, s := range base.Resources {
 			if resource.IsProviderType(s.Type) {
@@ -85,41 +73,52 @@ func splitInputs(m resource.Map) (resource.Map, string) {
 	return cfg, version
 }
 
-// load loads a new instance for a provider resource of type typ with the
-// inputs given: their version and the envVarMappings of their "__internal"
-// bag say which provider and how to start it.
-func (r *registry) load(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
+// newInstance makes the instance of a provider resource of type typ with
+// the inputs given, without loading its provider: their version and the
+// envVarMappings of their "__internal" bag say which provider and how to
+// start it. The host identifies the provider then, when it can without
+// starting it.
+func (r *registry) newInstance(ctx context.Context, typ string, inputs resource.Map) (*instance, error) {
 	_, version := splitInputs(inputs)
 	pkg := resource.ProviderTypePackage(typ)
 	param, pluginVersion, err := parameterization(pkg, inputs)
 	if err != nil {
 		return nil, err
 	}
+	plugin := pkg
 	if param != nil {
-		pkg, version = param.Plugin, pluginVersion
+		plugin, version = param.Plugin, pluginVersion
 	}
-	var p provider.Provider
-	if mappings := envVarMappings(inputs); len(mappings) > 0 {
-		eh, ok := r.host.(provider.EnvHost)
-		if !ok {
-			return nil, fmt.Errorf("envVarMappings of a %s provider: this deployment's providers cannot be started with renamed environment variables", pkg)
+	mappings := envVarMappings(inputs)
+	eh, envHost := r.host.(provider.EnvHost)
+	if len(mappings) > 0 && !envHost {
+		return nil, fmt.Errorf("envVarMappings of a %s provider: this deployment's providers cannot be started with renamed environment variables", plugin)
+	}
+	url := internalString(inputs, "pluginDownloadURL")
+	inst := &instance{pkg: pkg, plugin: plugin, version: version, load: func(ctx context.Context) (provider.Provider, error) {
+		var p provider.Provider
+		var err error
+		if len(mappings) > 0 {
+			p, err = eh.LoadWithEnv(ctx, plugin, version, mappings)
+		} else if dh, ok := r.host.(provider.DownloadHost); ok {
+			p, err = dh.LoadFrom(ctx, plugin, version, url)
+		} else {
+			p, err = r.host.Load(ctx, plugin, version)
 		}
-		p, err = eh.LoadWithEnv(ctx, pkg, version, mappings)
-	} else if dh, ok := r.host.(provider.DownloadHost); ok {
-		p, err = dh.LoadFrom(ctx, pkg, version, internalString(inputs, "pluginDownloadURL"))
-	} else {
-		p, err = r.host.Load(ctx, pkg, version)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if param != nil {
-		if err := parameterize(ctx, p, param); err != nil {
-			_ = p.Close()
+		if err != nil {
 			return nil, err
 		}
+		if param != nil {
+			if err := parameterize(ctx, p, param); err != nil {
+				_ = p.Close()
+				return nil, err
+			}
+		}
+		return p, nil
+	}}
+	if ih, ok := r.host.(provider.IdentifyHost); ok {
+		inst.known, inst.identified = ih.Identify(ctx, plugin, version)
 	}
-	inst := &instance{prov: p, version: version}
 	r.mu.Lock()
 	r.all = append(r.all, inst)
 	r.mu.Unlock()
@@ -189,19 +188,41 @@ func internalString(inputs resource.Map, key string) string {
 	return ""
 }
 
-// check loads a fresh instance for a provider resource and checks its
-// configuration.
+// prepared returns the instance a provider resource's registration
+// uses, made from its new inputs on first call.
+func (r *registry) prepared(ctx context.Context, urn resource.URN, inputs resource.Map) (*instance, error) {
+	r.mu.Lock()
+	inst := r.byURN[urn]
+	r.mu.Unlock()
+	if inst != nil {
+		return inst, nil
+	}
+	inst, err := r.newInstance(ctx, urn.Type(), inputs)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev := r.byURN[urn]; prev != nil {
+		return prev, nil
+	}
+	r.byURN[urn] = inst
+	return inst, nil
+}
+
+// check checks a provider resource's configuration with its prepared
+// instance.
 func (r *registry) check(ctx context.Context, urn resource.URN, olds, news resource.Map) (provider.CheckResponse, error) {
 	cfg, _ := splitInputs(news)
 	var oldCfg resource.Map
 	if olds != nil {
 		oldCfg, _ = splitInputs(olds)
 	}
-	inst, err := r.load(ctx, urn.Type(), news)
+	inst, err := r.prepared(ctx, urn, news)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	resp, err := inst.prov.CheckConfig(ctx, provider.CheckRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), Olds: oldCfg, News: cfg})
+	resp, err := inst.CheckConfig(ctx, provider.CheckRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), Olds: oldCfg, News: cfg})
 	if err != nil {
 		return resp, err
 	}
@@ -214,32 +235,19 @@ func (r *registry) check(ctx context.Context, urn resource.URN, olds, news resou
 			resp.Inputs[k] = v
 		}
 	}
-	r.mu.Lock()
-	r.checked[urn] = inst
-	r.mu.Unlock()
 	return resp, nil
 }
 
-func (r *registry) checkedInstance(ctx context.Context, urn resource.URN, inputs resource.Map) (*instance, error) {
-	r.mu.Lock()
-	inst := r.checked[urn]
-	r.mu.Unlock()
-	if inst != nil {
-		return inst, nil
-	}
-	return r.load(ctx, urn.Type(), inputs)
-}
-
-// diff runs DiffConfig on the checked instance; when the provider cannot tell,
-// a change of configuration is an update, never a replacement.
+// diff runs DiffConfig on the prepared instance; when the provider cannot
+// tell, a change of configuration is an update, never a replacement.
 func (r *registry) diff(ctx context.Context, urn resource.URN, old *resource.State, news resource.Map) (provider.DiffResponse, error) {
-	inst, err := r.checkedInstance(ctx, urn, news)
+	inst, err := r.prepared(ctx, urn, news)
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
 	oldCfg, _ := splitInputs(old.Inputs)
 	newCfg, _ := splitInputs(news)
-	resp, err := inst.prov.DiffConfig(ctx, provider.DiffRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), ID: old.ID,
+	resp, err := inst.DiffConfig(ctx, provider.DiffRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), ID: old.ID,
 		OldInputs: oldCfg, OldOutputs: oldCfg, News: newCfg})
 	if err != nil {
 		return resp, err
@@ -254,31 +262,29 @@ func (r *registry) diff(ctx context.Context, urn resource.URN, old *resource.Sta
 	return resp, nil
 }
 
-// configure configures inst with inputs once and registers it under ref.
-func (r *registry) configure(ctx context.Context, inst *instance, urn resource.URN, id resource.ID, inputs resource.Map) error {
-	cfg, _ := splitInputs(inputs)
-	inst.once.Do(func() {
-		inst.inputs = inputs
-		inst.unknown = cfg.ContainsUnknowns()
-		inst.config, inst.err = inst.prov.Configure(ctx, provider.ConfigureRequest{URN: urn, Name: urn.Name(), Type: urn.Type(), ID: id, Inputs: cfg})
-		if inst.err != nil {
-			inst.err = fmt.Errorf("configuring provider %s: %w", urn, inst.err)
+// configure gives inst its configuration, once, and registers it under
+// ref. With now (its CheckConfig ran) it is configured at once, so that a
+// configuration it refuses fails the provider's own step; else (the
+// provider resource took the fast path) before its first call on
+// resources, if any.
+func (r *registry) configure(ctx context.Context, inst *instance, urn resource.URN, id resource.ID, inputs resource.Map, now bool) error {
+	inst.setConfig(urn, id, inputs)
+	if now {
+		if _, err := inst.ready(ctx); err != nil {
+			return err
 		}
-	})
-	if inst.err != nil {
-		return inst.err
 	}
 	r.mu.Lock()
 	r.byRef[resource.ProviderRef{URN: urn, ID: id}.String()] = inst
-	delete(r.checked, urn)
+	delete(r.byURN, urn)
 	r.mu.Unlock()
 	return nil
 }
 
-// create configures the checked instance and gives it a new ID (unknown in a
-// preview).
+// create configures the prepared instance and gives it a new ID (unknown
+// in a preview).
 func (r *registry) create(ctx context.Context, urn resource.URN, inputs resource.Map) (resource.ID, error) {
-	inst, err := r.checkedInstance(ctx, urn, inputs)
+	inst, err := r.prepared(ctx, urn, inputs)
 	if err != nil {
 		return "", err
 	}
@@ -286,26 +292,27 @@ func (r *registry) create(ctx context.Context, urn resource.URN, inputs resource
 	if !r.preview {
 		id = newUUID()
 	}
-	return id, r.configure(ctx, inst, urn, id, inputs)
+	return id, r.configure(ctx, inst, urn, id, inputs, true)
 }
 
-// same configures the checked instance under the provider's existing ID.
-func (r *registry) same(ctx context.Context, urn resource.URN, id resource.ID, inputs resource.Map) error {
-	inst, err := r.checkedInstance(ctx, urn, inputs)
+// same configures the prepared instance under the provider's existing ID;
+// fast says the provider resource took the fast path.
+func (r *registry) same(ctx context.Context, urn resource.URN, id resource.ID, inputs resource.Map, fast bool) error {
+	inst, err := r.prepared(ctx, urn, inputs)
 	if err != nil {
 		return err
 	}
-	return r.configure(ctx, inst, urn, id, inputs)
+	return r.configure(ctx, inst, urn, id, inputs, !fast)
 }
 
-// get returns the configured provider for a reference, loading a provider of
-// the base snapshot on first use.
+// get returns the provider of a reference, preparing a provider of the base
+// snapshot on first use.
 func (r *registry) get(ctx context.Context, ref string) (provider.Provider, error) {
 	inst, err := r.instanceFor(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	return inst.prov, nil
+	return inst, nil
 }
 
 func (r *registry) instanceFor(ctx context.Context, ref string) (*instance, error) {
@@ -326,41 +333,28 @@ func (r *registry) instanceFor(ctx context.Context, ref string) (*instance, erro
 		}
 		return nil, fmt.Errorf("provider %s is not registered in this deployment or in the stack's state", ref)
 	}
-	r.mu.Lock()
-	// Another goroutine may have loaded it meanwhile.
-	if inst = r.byRef[ref]; inst != nil {
-		r.mu.Unlock()
-		return inst, nil
-	}
-	r.mu.Unlock()
-	loaded, err := r.load(ctx, old.Type, old.Inputs)
+	made, err := r.newInstance(ctx, old.Type, old.Inputs)
 	if err != nil {
 		return nil, err
 	}
+	made.setConfig(old.URN, old.ID, old.Inputs)
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	// Another goroutine may have prepared it meanwhile.
 	if inst = r.byRef[ref]; inst == nil {
-		inst = loaded
+		inst = made
 		r.byRef[ref] = inst
 	}
-	r.mu.Unlock()
-	cfg, _ := splitInputs(old.Inputs)
-	inst.once.Do(func() {
-		inst.inputs = old.Inputs
-		inst.config, inst.err = inst.prov.Configure(ctx, provider.ConfigureRequest{URN: old.URN, Name: old.URN.Name(), Type: old.Type, ID: old.ID, Inputs: cfg})
-		if inst.err != nil {
-			inst.err = fmt.Errorf("configuring provider %s: %w", old.URN, inst.err)
-		}
-	})
-	return inst, inst.err
+	return inst, nil
 }
 
 // unconfigured reports whether the provider behind ref was configured with
 // unknown values, so that its answers cannot be trusted during a preview.
 func (r *registry) unconfigured(ref string) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	inst := r.byRef[ref]
-	return inst != nil && inst.unknown
+	r.mu.Unlock()
+	return inst != nil && inst.configuredUnknown()
 }
 
 // cancel signals every loaded provider to stop.
@@ -369,7 +363,7 @@ func (r *registry) cancel(ctx context.Context) {
 	all := append([]*instance(nil), r.all...)
 	r.mu.Unlock()
 	for _, inst := range all {
-		_ = inst.prov.SignalCancellation(ctx)
+		_ = inst.SignalCancellation(ctx)
 	}
 }
 
@@ -380,7 +374,7 @@ func (r *registry) close() {
 	r.all = nil
 	r.mu.Unlock()
 	for _, inst := range all {
-		_ = inst.prov.Close()
+		_ = inst.Close()
 	}
 }
 
@@ -460,6 +454,6 @@ func (r *registry) configOf(ref string) resource.Map {
 	if inst == nil {
 		return nil
 	}
-	cfg, _ := splitInputs(inst.inputs)
+	cfg, _ := splitInputs(inst.configInputs())
 	return cfg
 }

@@ -38,17 +38,25 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		return nil, err
 	}
 
-	isProvider := resource.IsProviderType(new.Type)
+	// inst is the provider whose calls the fast path may skip: the
+	// resource's, or the one a provider resource's registration prepares.
 	var prov provider.Provider
-	if new.Custom && !isProvider {
+	var inst *instance
+	switch {
+	case resource.IsProviderType(new.Type):
+		if inst, err = d.reg.prepared(ctx, urn, new.Inputs); err != nil {
+			return nil, err
+		}
+	case new.Custom:
 		if prov, err = d.providerFor(ctx, new); err != nil {
 			return nil, err
 		}
+		inst, _ = prov.(*instance)
 	}
 
 	var digest []byte // what goes into Check and Diff, when the fast path may take it
-	if prov != nil {
-		digest, _ = d.goalDigest(ctx, g, prov)
+	if inst != nil {
+		digest, _ = d.goalDigest(ctx, g, inst)
 	}
 
 	// Import: adopt an existing resource by ID.
@@ -72,10 +80,13 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 	deletedAhead := old != nil && (old.PendingReplacement || d.wasDeletedAhead(old.URN))
 	if old != nil && !deletedAhead {
 		if same := d.fastSame(g, old, prov, digest); same != nil {
-			if err := d.analyze(ctx, same.new); err != nil {
-				return nil, err
+			if d.trusts(ctx, inst) {
+				if err := d.analyze(ctx, same.new); err != nil {
+					return nil, err
+				}
+				return []*step{same}, nil
 			}
-			return []*step{same}, nil
+			defer d.untrusted.track(inst.pkg, prov == nil)()
 		}
 	}
 
@@ -351,9 +362,9 @@ func (d *deployment) providerChangeForcesReplace(ctx context.Context, oldRef, ne
 		return false, err
 	}
 	oldCfg, _ := splitInputs(oldState.Inputs)
-	newCfg, _ := splitInputs(inst.inputs)
+	newCfg, _ := splitInputs(inst.configInputs())
 	done := d.plan()
-	resp, err := inst.prov.DiffConfig(context.WithoutCancel(ctx), provider.DiffRequest{URN: newPR.URN, ID: newPR.ID,
+	resp, err := inst.DiffConfig(context.WithoutCancel(ctx), provider.DiffRequest{URN: newPR.URN, ID: newPR.ID,
 		OldInputs: oldCfg, OldOutputs: oldCfg, News: newCfg})
 	done()
 	if err != nil {

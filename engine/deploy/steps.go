@@ -198,7 +198,7 @@ func (d *deployment) applySame(ctx context.Context, s *step) (stepResult, error)
 		n.ID, n.Outputs, n.Created, n.Modified = s.old.ID, s.old.Outputs, s.old.Created, s.old.Modified
 		n.InitErrors = nil
 		if resource.IsProviderType(n.Type) {
-			if err := d.reg.same(ctx, n.URN, n.ID, n.Inputs); err != nil {
+			if err := d.reg.same(ctx, n.URN, n.ID, n.Inputs, s.matched != ""); err != nil {
 				return stepResult{}, err
 			}
 		}
@@ -304,9 +304,9 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 	var initErr *provider.InitError
 	switch {
 	case resource.IsProviderType(n.Type):
-		inst, err := d.reg.checkedInstance(ctx, n.URN, n.Inputs)
+		inst, err := d.reg.prepared(ctx, n.URN, n.Inputs)
 		if err == nil {
-			err = d.reg.configure(ctx, inst, n.URN, n.ID, n.Inputs)
+			err = d.reg.configure(ctx, inst, n.URN, n.ID, n.Inputs, true)
 		}
 		if err != nil {
 			return stepResult{}, d.endFailed(id, err)

@@ -38,6 +38,28 @@ type SchemaHost interface {
 	Schema(ctx context.Context, pkg, version, downloadURL string) ([]byte, error)
 }
 
+// IdentifyHost is a Host that can identify the provider a Load would
+// return without starting it (a plugin process), so that the engine can
+// tell whether what it recorded still holds before deciding to start it.
+type IdentifyHost interface {
+	Host
+	// Identify identifies the provider of package pkg that Load(pkg,
+	// version) would return; ok is false when it cannot be told without
+	// starting it (or installing it).
+	Identify(ctx context.Context, pkg, version string) (id Identity, ok bool)
+}
+
+// Identity identifies a provider implementation without starting it.
+type Identity struct {
+	// Plugin names the implementation: its version, or for a plugin binary
+	// whose location does not tell its version, the binary's path, size
+	// and modification time. Never empty.
+	Plugin string
+	// InputsOnly is the provider's PluginInfo.InputsOnly, when it is known
+	// without starting the provider; false says nothing.
+	InputsOnly bool
+}
+
 // Factory makes instances of one provider implementation.
 type Factory struct {
 	Pkg     string

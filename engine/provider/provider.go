@@ -48,6 +48,14 @@ type Provider interface {
 // PluginInfo describes a provider implementation.
 type PluginInfo struct {
 	Version string // semantic version, without a leading "v"
+	// InputsOnly declares that the provider's Check and Diff answer from
+	// nothing but their requests and its configuration: no file, clock,
+	// environment variable or remote API. The engine's fast path trusts
+	// such a provider to give the same answers to the same requests, and
+	// skips its calls (Cairn's own providers declare it). Over gRPC it
+	// travels as a response header of GetPluginInfo that Pulumi's engine
+	// ignores (rpc.InputsOnlyHeader).
+	InputsOnly bool
 }
 
 // GetSchemaRequest asks for a package schema.

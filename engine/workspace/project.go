@@ -32,6 +32,8 @@ type Project struct {
 	// package name (Pulumi.yaml `packages:`).
 	Packages map[string]PackageSpec
 	Options  ProjectOptions
+	// FastPath is the `cairn: fastPath:` setting; nil when absent.
+	FastPath *FastPath
 	// Path is the project file; Dir its folder.
 	Path string
 	Dir  string
@@ -67,6 +69,7 @@ type projectFile struct {
 	Plugins     Plugins                `yaml:"plugins"`
 	Packages    map[string]PackageSpec `yaml:"packages"`
 	Options     ProjectOptions         `yaml:"options"`
+	Cairn       yaml.Node              `yaml:"cairn"`
 }
 
 // ProjectFileNames are the names a project file may have.
@@ -117,6 +120,9 @@ func ReadProject(path string) (*Project, error) {
 	}
 	p := &Project{Name: f.Name, Description: f.Description, Main: f.Main.Value, Plugins: f.Plugins, Packages: f.Packages,
 		Options: f.Options, Path: path, Dir: filepath.Dir(path), mainLine: f.Main.Line, mainColumn: f.Main.Column}
+	if p.FastPath, err = cairnSettings(path, &f.Cairn); err != nil {
+		return nil, err
+	}
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
 		p.Runtime = f.Runtime.Value

@@ -9,7 +9,9 @@ import (
 
 // Base is what each built-in provider embeds: provider.Unimplemented's
 // answers to the methods it does not offer, and Pkg, GetPluginInfo and
-// GetSchema answered from its package schema.
+// GetSchema answered from its package schema. GetPluginInfo declares
+// InputsOnly: a built-in provider whose Check or Diff reads anything
+// beyond its requests and configuration must answer GetPluginInfo itself.
 type Base struct {
 	provider.Unimplemented
 	Schema *schema.Package
@@ -18,9 +20,10 @@ type Base struct {
 // Pkg returns the name of the package.
 func (b Base) Pkg() string { return b.Schema.Name }
 
-// GetPluginInfo returns the version of the package.
+// GetPluginInfo returns the version of the package, and declares that
+// Check and Diff answer from their requests alone.
 func (b Base) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
-	return provider.PluginInfo{Version: b.Schema.Version}, nil
+	return provider.PluginInfo{Version: b.Schema.Version, InputsOnly: true}, nil
 }
 
 // GetSchema returns the package schema as JSON.

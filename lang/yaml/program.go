@@ -31,7 +31,7 @@ func (p *parser) warnf(rng hcl.Range, summary, format string, args ...any) {
 var (
 	programKeys = []string{"config", "configuration", "variables", "resources", "outputs"}
 	projectKeys = []string{"name", "runtime", "description", "main", "stackConfigDir", "backend", "options",
-		"plugins", "template", "packages", "pulumi", "author", "license", "website", "components", "namespace", "version"}
+		"plugins", "template", "packages", "pulumi", "author", "license", "website", "components", "namespace", "version", "cairn"}
 	projectFileKeys = append(append([]string(nil), programKeys...), projectKeys...)
 )
 

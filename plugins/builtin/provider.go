@@ -44,6 +44,12 @@ type Provider struct {
 // New returns a provider of the "pulumi" package.
 func New(opts Options) *Provider { return &Provider{Base: props.Base{Schema: pkg}, opts: opts} }
 
+// GetPluginInfo returns the version of the package. It does not declare
+// InputsOnly: a stack reference's Diff reads the other stack's outputs.
+func (p *Provider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
+	return provider.PluginInfo{Version: Version}, nil
+}
+
 // Factory returns the factory of the provider, for a provider.Host.
 func Factory(opts Options) provider.Factory {
 	return provider.Factory{Pkg: pkg.Name, Version: Version, New: func(context.Context) (provider.Provider, error) {

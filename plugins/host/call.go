@@ -108,10 +108,10 @@ func (e *statusError) Error() string { return e.msg }
 
 // rpcCall calls method with req under call's deadline and error handling.
 func rpcCall[Req, Resp any](ctx context.Context, p *Plugin, op string, timeout time.Duration,
-	method func(context.Context, Req, ...grpc.CallOption) (Resp, error), req Req) (Resp, error) {
+	method func(context.Context, Req, ...grpc.CallOption) (Resp, error), req Req, opts ...grpc.CallOption) (Resp, error) {
 	var resp Resp
 	err := p.call(ctx, op, timeout, func(ctx context.Context) (err error) {
-		resp, err = method(ctx, req)
+		resp, err = method(ctx, req, opts...)
 		return err
 	})
 	return resp, err

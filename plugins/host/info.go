@@ -3,21 +3,27 @@ package host
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/internal/rpc"
 )
 
-// GetPluginInfo implements provider.Provider.
+// GetPluginInfo implements provider.Provider: the plugin declares
+// InputsOnly by the response header rpc.InputsOnlyHeader.
 func (p *Plugin) GetPluginInfo(ctx context.Context) (provider.PluginInfo, error) {
-	resp, err := rpcCall(ctx, p, "GetPluginInfo", 0, p.client.GetPluginInfo, &emptypb.Empty{})
+	var header metadata.MD
+	resp, err := rpcCall(ctx, p, "GetPluginInfo", 0, p.client.GetPluginInfo, &emptypb.Empty{}, grpc.Header(&header))
 	if err != nil {
 		return provider.PluginInfo{}, err
 	}
-	return provider.PluginInfo{Version: trimV(resp.GetVersion())}, nil
+	return provider.PluginInfo{Version: trimV(resp.GetVersion()), InputsOnly: slices.Contains(header.Get(rpc.InputsOnlyHeader), "true")}, nil
 }
 
 // GetSchema implements provider.Provider.

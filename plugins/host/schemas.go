@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,23 @@ import (
 )
 
 // Schema implements provider.SchemaHost: the schema of pkg at version as
-// its provider's GetSchema returns it. A plugin of a known version is asked
-// once: its schema is kept in the schema cache folder, named after the
-// plugin and its version, and read from there afterwards. Built-in
-// providers, plugins of unknown version and parameterized packages are
-// always asked.
+// its provider's GetSchema returns it. A plugin is asked once: its schema
+// is kept in the schema cache folder, named after the plugin and its
+// version (or, for a binary whose location does not tell its version, a
+// hash of its path, size and modification time), and read from there
+// afterwards. Built-in providers are asked in process, isolated or not,
+// and parameterized packages are always asked.
 func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte, error) {
+	if res, ok := r.resolve(pkg, version); ok && res.Source == SourceBuiltin {
+		if _, param := r.packageSpec(pkg); !param {
+			p, err := res.factory.New(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer p.Close()
+			return p.GetSchema(ctx, provider.GetSchemaRequest{})
+		}
+	}
 	path := r.schemaPath(pkg, version)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil {
@@ -46,10 +58,18 @@ func (r *Resolver) schemaPath(pkg, version string) string {
 		return ""
 	}
 	res, ok := r.resolve(pkg, version)
-	if !ok || res.Source == SourceBuiltin || res.Version == "" {
+	if !ok || res.Source == SourceBuiltin {
 		return ""
 	}
-	return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-v%s.json", pkg, res.Version))
+	if res.Version != "" {
+		return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-v%s.json", pkg, res.Version))
+	}
+	id, ok := binaryIdentity(res.Path)
+	if !ok {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(id))
+	return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-%x.json", pkg, sum[:8]))
 }
 
 // writeAtomic writes data to path through a temporary file renamed into

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -93,9 +95,14 @@ func maps(ss ...*structpb.Struct) ([]resource.Map, error) {
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// GetPluginInfo implements pulumirpc.ResourceProviderServer.
+// GetPluginInfo implements pulumirpc.ResourceProviderServer. A provider
+// that declares PluginInfo.InputsOnly says so in the header
+// rpc.InputsOnlyHeader.
 func (s *Server) GetPluginInfo(ctx context.Context, _ *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
 	info, err := s.p.GetPluginInfo(ctx)
+	if err == nil && info.InputsOnly {
+		err = grpc.SetHeader(ctx, metadata.Pairs(rpc.InputsOnlyHeader, "true"))
+	}
 	return reply(&pulumirpc.PluginInfo{Version: info.Version}, err)
 }
 

@@ -34,6 +34,9 @@ const (
 	variantGRPC      = "gRPC plugin"
 	variantBinary    = "plugin binary"
 	variantPulumi    = "Pulumi's plugin"
+	// variantPulumiOptIn is Pulumi's plugin opted into the fast path
+	// (CAIRN_FAST_PATH=random), which by default does not trust it.
+	variantPulumiOptIn = "Pulumi's plugin, opted in"
 )
 
 // bench is one benchmark run's settings.

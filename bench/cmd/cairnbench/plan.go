@@ -22,8 +22,8 @@ type plan struct {
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
-// of Pulumi's random plugin, on PostgreSQL, and the latency stack at each
-// parallelism.
+// of Pulumi's random plugin (by default, and opted into the fast path), on
+// PostgreSQL, and the latency stack at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -39,7 +39,9 @@ func (b *bench) rows(p plan) []row {
 		}
 	}
 	for _, n := range p.pulumiRandom {
-		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: variantPulumi})
+		for _, v := range []string{variantPulumi, variantPulumiOptIn} {
+			rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: v})
+		}
 	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})

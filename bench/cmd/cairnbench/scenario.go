@@ -73,8 +73,11 @@ func (b *bench) measure(r row) (result, error) {
 func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 	var out [numPhases]sample
 	run := runner{cairn: b.cairn, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
-	if r.variant == variantGRPC {
+	switch r.variant {
+	case variantGRPC:
 		run.env = append(run.env, "CAIRN_ISOLATE_PROVIDERS=random")
+	case variantPulumiOptIn:
+		run.env = append(run.env, "CAIRN_FAST_PATH=random")
 	}
 	if r.latency > 0 {
 		run.env = append(run.env, "CAIRN_BENCH_LATENCY="+r.latency.String())
