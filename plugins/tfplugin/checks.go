@@ -8,7 +8,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // incompatible lists the paths where a value a provider returned differs

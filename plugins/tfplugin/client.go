@@ -16,8 +16,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/cairn-iac/cairn/internal/launch"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin5"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // handshake is what Terraform providers expect of their client: a provider

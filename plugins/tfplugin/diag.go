@@ -11,7 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // configValue converts properties to a configuration of a typed schema:

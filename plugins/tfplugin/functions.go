@@ -6,7 +6,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // Invoke implements provider.Provider: a data source's token reads it

@@ -7,4 +7,4 @@ package tfplugin
 //	go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.11
 //	go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
 //
-//go:generate protoc --go_out=. --go_opt=paths=source_relative --go-grpc_out=. --go-grpc_opt=paths=source_relative tfplugin5/tfplugin5.proto tfplugin6/tfplugin6.proto
+//go:generate protoc --go_out=. --go_opt=paths=source_relative --go-grpc_out=. --go-grpc_opt=paths=source_relative internal/tfplugin5/tfplugin5.proto internal/tfplugin6/tfplugin6.proto

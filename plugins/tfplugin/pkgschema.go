@@ -7,7 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/schema"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // Type tokens. A Terraform provider's resource types, data sources and

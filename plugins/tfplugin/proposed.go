@@ -3,7 +3,7 @@ package tfplugin
 import (
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // proposedNew is the proposed new state a plan starts from, as Terraform

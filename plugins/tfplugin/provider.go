@@ -12,7 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 const (

@@ -16,7 +16,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // metaKey is the output that keeps, beside a resource's attributes, what

@@ -10,7 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/cairn-iac/cairn/engine/resource"
-	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
 // Values cross between the engine and a provider as cty values of the

@@ -10,7 +10,7 @@
 // versions:
 // 	protoc-gen-go v1.36.11
 // 	protoc        v3.21.12
-// source: tfplugin5/tfplugin5.proto
+// source: internal/tfplugin5/tfplugin5.proto
 
 package tfplugin5
 
@@ -59,11 +59,11 @@ func (x StringKind) String() string {
 }
 
 func (StringKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin5_tfplugin5_proto_enumTypes[0].Descriptor()
+	return file_internal_tfplugin5_tfplugin5_proto_enumTypes[0].Descriptor()
 }
 
 func (StringKind) Type() protoreflect.EnumType {
-	return &file_tfplugin5_tfplugin5_proto_enumTypes[0]
+	return &file_internal_tfplugin5_tfplugin5_proto_enumTypes[0]
 }
 
 func (x StringKind) Number() protoreflect.EnumNumber {
@@ -72,7 +72,7 @@ func (x StringKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StringKind.Descriptor instead.
 func (StringKind) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{0}
 }
 
 type Diagnostic_Severity int32
@@ -108,11 +108,11 @@ func (x Diagnostic_Severity) String() string {
 }
 
 func (Diagnostic_Severity) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin5_tfplugin5_proto_enumTypes[1].Descriptor()
+	return file_internal_tfplugin5_tfplugin5_proto_enumTypes[1].Descriptor()
 }
 
 func (Diagnostic_Severity) Type() protoreflect.EnumType {
-	return &file_tfplugin5_tfplugin5_proto_enumTypes[1]
+	return &file_internal_tfplugin5_tfplugin5_proto_enumTypes[1]
 }
 
 func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
@@ -121,7 +121,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{1, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{1, 0}
 }
 
 type Schema_NestedBlock_NestingMode int32
@@ -166,11 +166,11 @@ func (x Schema_NestedBlock_NestingMode) String() string {
 }
 
 func (Schema_NestedBlock_NestingMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin5_tfplugin5_proto_enumTypes[2].Descriptor()
+	return file_internal_tfplugin5_tfplugin5_proto_enumTypes[2].Descriptor()
 }
 
 func (Schema_NestedBlock_NestingMode) Type() protoreflect.EnumType {
-	return &file_tfplugin5_tfplugin5_proto_enumTypes[2]
+	return &file_internal_tfplugin5_tfplugin5_proto_enumTypes[2]
 }
 
 func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
@@ -179,7 +179,7 @@ func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_NestedBlock_NestingMode.Descriptor instead.
 func (Schema_NestedBlock_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2, 0}
 }
 
 type Deferred_Reason int32
@@ -218,11 +218,11 @@ func (x Deferred_Reason) String() string {
 }
 
 func (Deferred_Reason) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin5_tfplugin5_proto_enumTypes[3].Descriptor()
+	return file_internal_tfplugin5_tfplugin5_proto_enumTypes[3].Descriptor()
 }
 
 func (Deferred_Reason) Type() protoreflect.EnumType {
-	return &file_tfplugin5_tfplugin5_proto_enumTypes[3]
+	return &file_internal_tfplugin5_tfplugin5_proto_enumTypes[3]
 }
 
 func (x Deferred_Reason) Number() protoreflect.EnumNumber {
@@ -231,7 +231,7 @@ func (x Deferred_Reason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Deferred_Reason.Descriptor instead.
 func (Deferred_Reason) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 0}
 }
 
 // A value of a schema's type: msgpack, or JSON (stored states only).
@@ -245,7 +245,7 @@ type DynamicValue struct {
 
 func (x *DynamicValue) Reset() {
 	*x = DynamicValue{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[0]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -257,7 +257,7 @@ func (x *DynamicValue) String() string {
 func (*DynamicValue) ProtoMessage() {}
 
 func (x *DynamicValue) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[0]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -270,7 +270,7 @@ func (x *DynamicValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DynamicValue.ProtoReflect.Descriptor instead.
 func (*DynamicValue) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *DynamicValue) GetMsgpack() []byte {
@@ -299,7 +299,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[1]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -311,7 +311,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[1]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -324,7 +324,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -366,7 +366,7 @@ type FunctionError struct {
 
 func (x *FunctionError) Reset() {
 	*x = FunctionError{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -378,7 +378,7 @@ func (x *FunctionError) String() string {
 func (*FunctionError) ProtoMessage() {}
 
 func (x *FunctionError) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -391,7 +391,7 @@ func (x *FunctionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionError.ProtoReflect.Descriptor instead.
 func (*FunctionError) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{2}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *FunctionError) GetText() string {
@@ -417,7 +417,7 @@ type AttributePath struct {
 
 func (x *AttributePath) Reset() {
 	*x = AttributePath{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -429,7 +429,7 @@ func (x *AttributePath) String() string {
 func (*AttributePath) ProtoMessage() {}
 
 func (x *AttributePath) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -442,7 +442,7 @@ func (x *AttributePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath.ProtoReflect.Descriptor instead.
 func (*AttributePath) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *AttributePath) GetSteps() []*AttributePath_Step {
@@ -463,7 +463,7 @@ type RawState struct {
 
 func (x *RawState) Reset() {
 	*x = RawState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -475,7 +475,7 @@ func (x *RawState) String() string {
 func (*RawState) ProtoMessage() {}
 
 func (x *RawState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -488,7 +488,7 @@ func (x *RawState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RawState.ProtoReflect.Descriptor instead.
 func (*RawState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *RawState) GetJson() []byte {
@@ -516,7 +516,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -528,7 +528,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -541,7 +541,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -574,7 +574,7 @@ type Function struct {
 
 func (x *Function) Reset() {
 	*x = Function{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -586,7 +586,7 @@ func (x *Function) String() string {
 func (*Function) ProtoMessage() {}
 
 func (x *Function) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -599,7 +599,7 @@ func (x *Function) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function.ProtoReflect.Descriptor instead.
 func (*Function) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Function) GetParameters() []*Function_Parameter {
@@ -663,7 +663,7 @@ type ServerCapabilities struct {
 
 func (x *ServerCapabilities) Reset() {
 	*x = ServerCapabilities{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -675,7 +675,7 @@ func (x *ServerCapabilities) String() string {
 func (*ServerCapabilities) ProtoMessage() {}
 
 func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -688,7 +688,7 @@ func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerCapabilities.ProtoReflect.Descriptor instead.
 func (*ServerCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ServerCapabilities) GetPlanDestroy() bool {
@@ -729,7 +729,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -741,7 +741,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -754,7 +754,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{8}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ClientCapabilities) GetDeferralAllowed() bool {
@@ -780,7 +780,7 @@ type Deferred struct {
 
 func (x *Deferred) Reset() {
 	*x = Deferred{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +792,7 @@ func (x *Deferred) String() string {
 func (*Deferred) ProtoMessage() {}
 
 func (x *Deferred) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +805,7 @@ func (x *Deferred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deferred.ProtoReflect.Descriptor instead.
 func (*Deferred) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Deferred) GetReason() Deferred_Reason {
@@ -823,7 +823,7 @@ type GetMetadata struct {
 
 func (x *GetMetadata) Reset() {
 	*x = GetMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -835,7 +835,7 @@ func (x *GetMetadata) String() string {
 func (*GetMetadata) ProtoMessage() {}
 
 func (x *GetMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -848,7 +848,7 @@ func (x *GetMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
 }
 
 type GetProviderSchema struct {
@@ -859,7 +859,7 @@ type GetProviderSchema struct {
 
 func (x *GetProviderSchema) Reset() {
 	*x = GetProviderSchema{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -871,7 +871,7 @@ func (x *GetProviderSchema) String() string {
 func (*GetProviderSchema) ProtoMessage() {}
 
 func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -884,7 +884,7 @@ func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
 }
 
 type PrepareProviderConfig struct {
@@ -895,7 +895,7 @@ type PrepareProviderConfig struct {
 
 func (x *PrepareProviderConfig) Reset() {
 	*x = PrepareProviderConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -907,7 +907,7 @@ func (x *PrepareProviderConfig) String() string {
 func (*PrepareProviderConfig) ProtoMessage() {}
 
 func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -920,7 +920,7 @@ func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
 }
 
 type UpgradeResourceState struct {
@@ -931,7 +931,7 @@ type UpgradeResourceState struct {
 
 func (x *UpgradeResourceState) Reset() {
 	*x = UpgradeResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +943,7 @@ func (x *UpgradeResourceState) String() string {
 func (*UpgradeResourceState) ProtoMessage() {}
 
 func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +956,7 @@ func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
 }
 
 type ValidateResourceTypeConfig struct {
@@ -967,7 +967,7 @@ type ValidateResourceTypeConfig struct {
 
 func (x *ValidateResourceTypeConfig) Reset() {
 	*x = ValidateResourceTypeConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -979,7 +979,7 @@ func (x *ValidateResourceTypeConfig) String() string {
 func (*ValidateResourceTypeConfig) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -992,7 +992,7 @@ func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceTypeConfig.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
 }
 
 type ValidateDataSourceConfig struct {
@@ -1003,7 +1003,7 @@ type ValidateDataSourceConfig struct {
 
 func (x *ValidateDataSourceConfig) Reset() {
 	*x = ValidateDataSourceConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1015,7 +1015,7 @@ func (x *ValidateDataSourceConfig) String() string {
 func (*ValidateDataSourceConfig) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1028,7 +1028,7 @@ func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
 }
 
 type Configure struct {
@@ -1039,7 +1039,7 @@ type Configure struct {
 
 func (x *Configure) Reset() {
 	*x = Configure{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1051,7 +1051,7 @@ func (x *Configure) String() string {
 func (*Configure) ProtoMessage() {}
 
 func (x *Configure) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1064,7 +1064,7 @@ func (x *Configure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure.ProtoReflect.Descriptor instead.
 func (*Configure) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
 }
 
 type ReadResource struct {
@@ -1075,7 +1075,7 @@ type ReadResource struct {
 
 func (x *ReadResource) Reset() {
 	*x = ReadResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1087,7 @@ func (x *ReadResource) String() string {
 func (*ReadResource) ProtoMessage() {}
 
 func (x *ReadResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1100,7 @@ func (x *ReadResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource.ProtoReflect.Descriptor instead.
 func (*ReadResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
 }
 
 type PlanResourceChange struct {
@@ -1111,7 +1111,7 @@ type PlanResourceChange struct {
 
 func (x *PlanResourceChange) Reset() {
 	*x = PlanResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1123,7 @@ func (x *PlanResourceChange) String() string {
 func (*PlanResourceChange) ProtoMessage() {}
 
 func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1136,7 @@ func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
 }
 
 type ApplyResourceChange struct {
@@ -1147,7 +1147,7 @@ type ApplyResourceChange struct {
 
 func (x *ApplyResourceChange) Reset() {
 	*x = ApplyResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1159,7 +1159,7 @@ func (x *ApplyResourceChange) String() string {
 func (*ApplyResourceChange) ProtoMessage() {}
 
 func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1172,7 +1172,7 @@ func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
 }
 
 type ImportResourceState struct {
@@ -1183,7 +1183,7 @@ type ImportResourceState struct {
 
 func (x *ImportResourceState) Reset() {
 	*x = ImportResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1195,7 +1195,7 @@ func (x *ImportResourceState) String() string {
 func (*ImportResourceState) ProtoMessage() {}
 
 func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1208,7 +1208,7 @@ func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState.ProtoReflect.Descriptor instead.
 func (*ImportResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
 }
 
 type ReadDataSource struct {
@@ -1219,7 +1219,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1231,7 +1231,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1244,7 +1244,7 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
 }
 
 type GetFunctions struct {
@@ -1255,7 +1255,7 @@ type GetFunctions struct {
 
 func (x *GetFunctions) Reset() {
 	*x = GetFunctions{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1267,7 +1267,7 @@ func (x *GetFunctions) String() string {
 func (*GetFunctions) ProtoMessage() {}
 
 func (x *GetFunctions) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1280,7 +1280,7 @@ func (x *GetFunctions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
 func (*GetFunctions) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
 }
 
 type CallFunction struct {
@@ -1291,7 +1291,7 @@ type CallFunction struct {
 
 func (x *CallFunction) Reset() {
 	*x = CallFunction{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1303,7 +1303,7 @@ func (x *CallFunction) String() string {
 func (*CallFunction) ProtoMessage() {}
 
 func (x *CallFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1316,7 +1316,7 @@ func (x *CallFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
 func (*CallFunction) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
 }
 
 type Stop struct {
@@ -1327,7 +1327,7 @@ type Stop struct {
 
 func (x *Stop) Reset() {
 	*x = Stop{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1339,7 +1339,7 @@ func (x *Stop) String() string {
 func (*Stop) ProtoMessage() {}
 
 func (x *Stop) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1352,7 +1352,7 @@ func (x *Stop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop.ProtoReflect.Descriptor instead.
 func (*Stop) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
 }
 
 type AttributePath_Step struct {
@@ -1369,7 +1369,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1381,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1394,7 @@ func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath_Step.ProtoReflect.Descriptor instead.
 func (*AttributePath_Step) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3, 0}
 }
 
 func (x *AttributePath_Step) GetSelector() isAttributePath_Step_Selector {
@@ -1467,7 +1467,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1479,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1492,7 +1492,7 @@ func (x *Schema_Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Block.ProtoReflect.Descriptor instead.
 func (*Schema_Block) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 0}
 }
 
 func (x *Schema_Block) GetVersion() int64 {
@@ -1556,7 +1556,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1568,7 +1568,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1581,7 +1581,7 @@ func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Attribute.ProtoReflect.Descriptor instead.
 func (*Schema_Attribute) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 1}
 }
 
 func (x *Schema_Attribute) GetName() string {
@@ -1667,7 +1667,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1679,7 +1679,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1692,7 +1692,7 @@ func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_NestedBlock.ProtoReflect.Descriptor instead.
 func (*Schema_NestedBlock) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2}
 }
 
 func (x *Schema_NestedBlock) GetTypeName() string {
@@ -1744,7 +1744,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1756,7 +1756,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1769,7 +1769,7 @@ func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function_Parameter.ProtoReflect.Descriptor instead.
 func (*Function_Parameter) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 0}
 }
 
 func (x *Function_Parameter) GetName() string {
@@ -1823,7 +1823,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1835,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +1848,7 @@ func (x *Function_Return) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function_Return.ProtoReflect.Descriptor instead.
 func (*Function_Return) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 1}
 }
 
 func (x *Function_Return) GetType() []byte {
@@ -1866,7 +1866,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +1878,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +1891,7 @@ func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Request.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
 }
 
 type GetMetadata_Response struct {
@@ -1907,7 +1907,7 @@ type GetMetadata_Response struct {
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1919,7 +1919,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1932,7 +1932,7 @@ func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Response.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 1}
 }
 
 func (x *GetMetadata_Response) GetServerCapabilities() *ServerCapabilities {
@@ -1979,7 +1979,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1991,7 +1991,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2004,7 +2004,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 2}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 2}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -2023,7 +2023,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2035,7 +2035,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2048,7 +2048,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 3}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 3}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -2067,7 +2067,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2079,7 +2079,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2092,7 +2092,7 @@ func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 4}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 4}
 }
 
 func (x *GetMetadata_FunctionMetadata) GetName() string {
@@ -2110,7 +2110,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2122,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2135,7 @@ func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Request.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type GetProviderSchema_Response struct {
@@ -2153,7 +2153,7 @@ type GetProviderSchema_Response struct {
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2165,7 +2165,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2178,7 +2178,7 @@ func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Response.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *GetProviderSchema_Response) GetProvider() *Schema {
@@ -2239,7 +2239,7 @@ type PrepareProviderConfig_Request struct {
 
 func (x *PrepareProviderConfig_Request) Reset() {
 	*x = PrepareProviderConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2251,7 +2251,7 @@ func (x *PrepareProviderConfig_Request) String() string {
 func (*PrepareProviderConfig_Request) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2264,7 +2264,7 @@ func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Request.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
 }
 
 func (x *PrepareProviderConfig_Request) GetConfig() *DynamicValue {
@@ -2284,7 +2284,7 @@ type PrepareProviderConfig_Response struct {
 
 func (x *PrepareProviderConfig_Response) Reset() {
 	*x = PrepareProviderConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2296,7 +2296,7 @@ func (x *PrepareProviderConfig_Response) String() string {
 func (*PrepareProviderConfig_Response) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2309,7 +2309,7 @@ func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Response.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
 }
 
 func (x *PrepareProviderConfig_Response) GetPreparedConfig() *DynamicValue {
@@ -2338,7 +2338,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2350,7 +2350,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2363,7 +2363,7 @@ func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Request.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *UpgradeResourceState_Request) GetTypeName() string {
@@ -2397,7 +2397,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2409,7 +2409,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2422,7 +2422,7 @@ func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Response.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *UpgradeResourceState_Response) GetUpgradedState() *DynamicValue {
@@ -2450,7 +2450,7 @@ type ValidateResourceTypeConfig_Request struct {
 
 func (x *ValidateResourceTypeConfig_Request) Reset() {
 	*x = ValidateResourceTypeConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2462,7 +2462,7 @@ func (x *ValidateResourceTypeConfig_Request) String() string {
 func (*ValidateResourceTypeConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2475,7 +2475,7 @@ func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ValidateResourceTypeConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *ValidateResourceTypeConfig_Request) GetTypeName() string {
@@ -2508,7 +2508,7 @@ type ValidateResourceTypeConfig_Response struct {
 
 func (x *ValidateResourceTypeConfig_Response) Reset() {
 	*x = ValidateResourceTypeConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2520,7 +2520,7 @@ func (x *ValidateResourceTypeConfig_Response) String() string {
 func (*ValidateResourceTypeConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2533,7 +2533,7 @@ func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ValidateResourceTypeConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *ValidateResourceTypeConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2553,7 +2553,7 @@ type ValidateDataSourceConfig_Request struct {
 
 func (x *ValidateDataSourceConfig_Request) Reset() {
 	*x = ValidateDataSourceConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2565,7 +2565,7 @@ func (x *ValidateDataSourceConfig_Request) String() string {
 func (*ValidateDataSourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2578,7 +2578,7 @@ func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *ValidateDataSourceConfig_Request) GetTypeName() string {
@@ -2604,7 +2604,7 @@ type ValidateDataSourceConfig_Response struct {
 
 func (x *ValidateDataSourceConfig_Response) Reset() {
 	*x = ValidateDataSourceConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2616,7 +2616,7 @@ func (x *ValidateDataSourceConfig_Response) String() string {
 func (*ValidateDataSourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2629,7 +2629,7 @@ func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use ValidateDataSourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *ValidateDataSourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2650,7 +2650,7 @@ type Configure_Request struct {
 
 func (x *Configure_Request) Reset() {
 	*x = Configure_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2662,7 +2662,7 @@ func (x *Configure_Request) String() string {
 func (*Configure_Request) ProtoMessage() {}
 
 func (x *Configure_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2675,7 +2675,7 @@ func (x *Configure_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Request.ProtoReflect.Descriptor instead.
 func (*Configure_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *Configure_Request) GetTerraformVersion() string {
@@ -2708,7 +2708,7 @@ type Configure_Response struct {
 
 func (x *Configure_Response) Reset() {
 	*x = Configure_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2720,7 +2720,7 @@ func (x *Configure_Response) String() string {
 func (*Configure_Response) ProtoMessage() {}
 
 func (x *Configure_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2733,7 +2733,7 @@ func (x *Configure_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Response.ProtoReflect.Descriptor instead.
 func (*Configure_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *Configure_Response) GetDiagnostics() []*Diagnostic {
@@ -2756,7 +2756,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2768,7 +2768,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2781,7 +2781,7 @@ func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Request.ProtoReflect.Descriptor instead.
 func (*ReadResource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *ReadResource_Request) GetTypeName() string {
@@ -2831,7 +2831,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2843,7 +2843,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2856,7 +2856,7 @@ func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Response.ProtoReflect.Descriptor instead.
 func (*ReadResource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *ReadResource_Response) GetNewState() *DynamicValue {
@@ -2902,7 +2902,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2914,7 +2914,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2927,7 +2927,7 @@ func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *PlanResourceChange_Request) GetTypeName() string {
@@ -2995,7 +2995,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3007,7 +3007,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3020,7 +3020,7 @@ func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *PlanResourceChange_Response) GetPlannedState() *DynamicValue {
@@ -3079,7 +3079,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3091,7 +3091,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3104,7 +3104,7 @@ func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *ApplyResourceChange_Request) GetTypeName() string {
@@ -3161,7 +3161,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3173,7 +3173,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3186,7 +3186,7 @@ func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *ApplyResourceChange_Response) GetNewState() *DynamicValue {
@@ -3228,7 +3228,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3240,7 +3240,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3253,7 +3253,7 @@ func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Request.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *ImportResourceState_Request) GetTypeName() string {
@@ -3288,7 +3288,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3300,7 +3300,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3313,7 +3313,7 @@ func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ImportResourceState_ImportedResource.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_ImportedResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *ImportResourceState_ImportedResource) GetTypeName() string {
@@ -3348,7 +3348,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3360,7 +3360,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3373,7 +3373,7 @@ func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Response.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 2}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 2}
 }
 
 func (x *ImportResourceState_Response) GetImportedResources() []*ImportResourceState_ImportedResource {
@@ -3409,7 +3409,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3421,7 +3421,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3434,7 +3434,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3476,7 +3476,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3488,7 +3488,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3501,7 +3501,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3533,7 +3533,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3545,7 +3545,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3558,7 +3558,7 @@ func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
 }
 
 type GetFunctions_Response struct {
@@ -3571,7 +3571,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3583,7 +3583,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3596,7 +3596,7 @@ func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
@@ -3624,7 +3624,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3636,7 +3636,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3649,7 +3649,7 @@ func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
 func (*CallFunction_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
 }
 
 func (x *CallFunction_Request) GetName() string {
@@ -3676,7 +3676,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3688,7 +3688,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3701,7 +3701,7 @@ func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
 func (*CallFunction_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
 }
 
 func (x *CallFunction_Response) GetResult() *DynamicValue {
@@ -3726,7 +3726,7 @@ type Stop_Request struct {
 
 func (x *Stop_Request) Reset() {
 	*x = Stop_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3738,7 +3738,7 @@ func (x *Stop_Request) String() string {
 func (*Stop_Request) ProtoMessage() {}
 
 func (x *Stop_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3751,7 +3751,7 @@ func (x *Stop_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Request.ProtoReflect.Descriptor instead.
 func (*Stop_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
 }
 
 type Stop_Response struct {
@@ -3763,7 +3763,7 @@ type Stop_Response struct {
 
 func (x *Stop_Response) Reset() {
 	*x = Stop_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3775,7 +3775,7 @@ func (x *Stop_Response) String() string {
 func (*Stop_Response) ProtoMessage() {}
 
 func (x *Stop_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3788,7 +3788,7 @@ func (x *Stop_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Response.ProtoReflect.Descriptor instead.
 func (*Stop_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
 }
 
 func (x *Stop_Response) GetError() string {
@@ -3798,11 +3798,11 @@ func (x *Stop_Response) GetError() string {
 	return ""
 }
 
-var File_tfplugin5_tfplugin5_proto protoreflect.FileDescriptor
+var File_internal_tfplugin5_tfplugin5_proto protoreflect.FileDescriptor
 
-const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
+const file_internal_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\n" +
-	"\x19tfplugin5/tfplugin5.proto\x12\ttfplugin5\"<\n" +
+	"\"internal/tfplugin5/tfplugin5.proto\x12\ttfplugin5\"<\n" +
 	"\fDynamicValue\x12\x18\n" +
 	"\amsgpack\x18\x01 \x01(\fR\amsgpack\x12\x12\n" +
 	"\x04json\x18\x02 \x01(\fR\x04json\"\xe3\x01\n" +
@@ -4083,23 +4083,23 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin5.GetFunctions.Request\x1a .tfplugin5.GetFunctions.Response\x12Q\n" +
 	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x129\n" +
-	"\x04Stop\x12\x17.tfplugin5.Stop.Request\x1a\x18.tfplugin5.Stop.ResponseB7Z5github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin5b\x06proto3"
+	"\x04Stop\x12\x17.tfplugin5.Stop.Request\x1a\x18.tfplugin5.Stop.ResponseB@Z>github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5b\x06proto3"
 
 var (
-	file_tfplugin5_tfplugin5_proto_rawDescOnce sync.Once
-	file_tfplugin5_tfplugin5_proto_rawDescData []byte
+	file_internal_tfplugin5_tfplugin5_proto_rawDescOnce sync.Once
+	file_internal_tfplugin5_tfplugin5_proto_rawDescData []byte
 )
 
-func file_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
-	file_tfplugin5_tfplugin5_proto_rawDescOnce.Do(func() {
-		file_tfplugin5_tfplugin5_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_tfplugin5_tfplugin5_proto_rawDesc), len(file_tfplugin5_tfplugin5_proto_rawDesc)))
+func file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
+	file_internal_tfplugin5_tfplugin5_proto_rawDescOnce.Do(func() {
+		file_internal_tfplugin5_tfplugin5_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_internal_tfplugin5_tfplugin5_proto_rawDesc), len(file_internal_tfplugin5_tfplugin5_proto_rawDesc)))
 	})
-	return file_tfplugin5_tfplugin5_proto_rawDescData
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescData
 }
 
-var file_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
-var file_tfplugin5_tfplugin5_proto_goTypes = []any{
+var file_internal_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_internal_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_internal_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin5.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin5.Diagnostic.Severity
 	(Schema_NestedBlock_NestingMode)(0),          // 2: tfplugin5.Schema.NestedBlock.NestingMode
@@ -4175,7 +4175,7 @@ var file_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(*Stop_Request)(nil),                         // 72: tfplugin5.Stop.Request
 	(*Stop_Response)(nil),                        // 73: tfplugin5.Stop.Response
 }
-var file_tfplugin5_tfplugin5_proto_depIdxs = []int32{
+var file_internal_tfplugin5_tfplugin5_proto_depIdxs = []int32{
 	1,  // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
 	7,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
 	29, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
@@ -4297,13 +4297,13 @@ var file_tfplugin5_tfplugin5_proto_depIdxs = []int32{
 	0,  // [0:84] is the sub-list for field type_name
 }
 
-func init() { file_tfplugin5_tfplugin5_proto_init() }
-func file_tfplugin5_tfplugin5_proto_init() {
-	if File_tfplugin5_tfplugin5_proto != nil {
+func init() { file_internal_tfplugin5_tfplugin5_proto_init() }
+func file_internal_tfplugin5_tfplugin5_proto_init() {
+	if File_internal_tfplugin5_tfplugin5_proto != nil {
 		return
 	}
-	file_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
-	file_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
+	file_internal_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
+	file_internal_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -4312,18 +4312,18 @@ func file_tfplugin5_tfplugin5_proto_init() {
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin5_tfplugin5_proto_rawDesc), len(file_tfplugin5_tfplugin5_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_tfplugin5_tfplugin5_proto_rawDesc), len(file_internal_tfplugin5_tfplugin5_proto_rawDesc)),
 			NumEnums:      4,
 			NumMessages:   70,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
-		GoTypes:           file_tfplugin5_tfplugin5_proto_goTypes,
-		DependencyIndexes: file_tfplugin5_tfplugin5_proto_depIdxs,
-		EnumInfos:         file_tfplugin5_tfplugin5_proto_enumTypes,
-		MessageInfos:      file_tfplugin5_tfplugin5_proto_msgTypes,
+		GoTypes:           file_internal_tfplugin5_tfplugin5_proto_goTypes,
+		DependencyIndexes: file_internal_tfplugin5_tfplugin5_proto_depIdxs,
+		EnumInfos:         file_internal_tfplugin5_tfplugin5_proto_enumTypes,
+		MessageInfos:      file_internal_tfplugin5_tfplugin5_proto_msgTypes,
 	}.Build()
-	File_tfplugin5_tfplugin5_proto = out.File
-	file_tfplugin5_tfplugin5_proto_goTypes = nil
-	file_tfplugin5_tfplugin5_proto_depIdxs = nil
+	File_internal_tfplugin5_tfplugin5_proto = out.File
+	file_internal_tfplugin5_tfplugin5_proto_goTypes = nil
+	file_internal_tfplugin5_tfplugin5_proto_depIdxs = nil
 }

@@ -10,7 +10,7 @@
 // versions:
 // 	protoc-gen-go v1.36.11
 // 	protoc        v3.21.12
-// source: tfplugin6/tfplugin6.proto
+// source: internal/tfplugin6/tfplugin6.proto
 
 package tfplugin6
 
@@ -59,11 +59,11 @@ func (x StringKind) String() string {
 }
 
 func (StringKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin6_tfplugin6_proto_enumTypes[0].Descriptor()
+	return file_internal_tfplugin6_tfplugin6_proto_enumTypes[0].Descriptor()
 }
 
 func (StringKind) Type() protoreflect.EnumType {
-	return &file_tfplugin6_tfplugin6_proto_enumTypes[0]
+	return &file_internal_tfplugin6_tfplugin6_proto_enumTypes[0]
 }
 
 func (x StringKind) Number() protoreflect.EnumNumber {
@@ -72,7 +72,7 @@ func (x StringKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StringKind.Descriptor instead.
 func (StringKind) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{0}
 }
 
 type Diagnostic_Severity int32
@@ -108,11 +108,11 @@ func (x Diagnostic_Severity) String() string {
 }
 
 func (Diagnostic_Severity) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin6_tfplugin6_proto_enumTypes[1].Descriptor()
+	return file_internal_tfplugin6_tfplugin6_proto_enumTypes[1].Descriptor()
 }
 
 func (Diagnostic_Severity) Type() protoreflect.EnumType {
-	return &file_tfplugin6_tfplugin6_proto_enumTypes[1]
+	return &file_internal_tfplugin6_tfplugin6_proto_enumTypes[1]
 }
 
 func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
@@ -121,7 +121,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{1, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{1, 0}
 }
 
 type Schema_NestedBlock_NestingMode int32
@@ -166,11 +166,11 @@ func (x Schema_NestedBlock_NestingMode) String() string {
 }
 
 func (Schema_NestedBlock_NestingMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin6_tfplugin6_proto_enumTypes[2].Descriptor()
+	return file_internal_tfplugin6_tfplugin6_proto_enumTypes[2].Descriptor()
 }
 
 func (Schema_NestedBlock_NestingMode) Type() protoreflect.EnumType {
-	return &file_tfplugin6_tfplugin6_proto_enumTypes[2]
+	return &file_internal_tfplugin6_tfplugin6_proto_enumTypes[2]
 }
 
 func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
@@ -179,7 +179,7 @@ func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_NestedBlock_NestingMode.Descriptor instead.
 func (Schema_NestedBlock_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2, 0}
 }
 
 type Schema_Object_NestingMode int32
@@ -221,11 +221,11 @@ func (x Schema_Object_NestingMode) String() string {
 }
 
 func (Schema_Object_NestingMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin6_tfplugin6_proto_enumTypes[3].Descriptor()
+	return file_internal_tfplugin6_tfplugin6_proto_enumTypes[3].Descriptor()
 }
 
 func (Schema_Object_NestingMode) Type() protoreflect.EnumType {
-	return &file_tfplugin6_tfplugin6_proto_enumTypes[3]
+	return &file_internal_tfplugin6_tfplugin6_proto_enumTypes[3]
 }
 
 func (x Schema_Object_NestingMode) Number() protoreflect.EnumNumber {
@@ -234,7 +234,7 @@ func (x Schema_Object_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_Object_NestingMode.Descriptor instead.
 func (Schema_Object_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3, 0}
 }
 
 type Deferred_Reason int32
@@ -273,11 +273,11 @@ func (x Deferred_Reason) String() string {
 }
 
 func (Deferred_Reason) Descriptor() protoreflect.EnumDescriptor {
-	return file_tfplugin6_tfplugin6_proto_enumTypes[4].Descriptor()
+	return file_internal_tfplugin6_tfplugin6_proto_enumTypes[4].Descriptor()
 }
 
 func (Deferred_Reason) Type() protoreflect.EnumType {
-	return &file_tfplugin6_tfplugin6_proto_enumTypes[4]
+	return &file_internal_tfplugin6_tfplugin6_proto_enumTypes[4]
 }
 
 func (x Deferred_Reason) Number() protoreflect.EnumNumber {
@@ -286,7 +286,7 @@ func (x Deferred_Reason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Deferred_Reason.Descriptor instead.
 func (Deferred_Reason) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 0}
 }
 
 // A value of a schema's type: msgpack, or JSON (stored states only).
@@ -300,7 +300,7 @@ type DynamicValue struct {
 
 func (x *DynamicValue) Reset() {
 	*x = DynamicValue{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[0]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -312,7 +312,7 @@ func (x *DynamicValue) String() string {
 func (*DynamicValue) ProtoMessage() {}
 
 func (x *DynamicValue) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[0]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -325,7 +325,7 @@ func (x *DynamicValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DynamicValue.ProtoReflect.Descriptor instead.
 func (*DynamicValue) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *DynamicValue) GetMsgpack() []byte {
@@ -354,7 +354,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[1]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -366,7 +366,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[1]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -379,7 +379,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -421,7 +421,7 @@ type FunctionError struct {
 
 func (x *FunctionError) Reset() {
 	*x = FunctionError{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -433,7 +433,7 @@ func (x *FunctionError) String() string {
 func (*FunctionError) ProtoMessage() {}
 
 func (x *FunctionError) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -446,7 +446,7 @@ func (x *FunctionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionError.ProtoReflect.Descriptor instead.
 func (*FunctionError) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{2}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *FunctionError) GetText() string {
@@ -472,7 +472,7 @@ type AttributePath struct {
 
 func (x *AttributePath) Reset() {
 	*x = AttributePath{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -484,7 +484,7 @@ func (x *AttributePath) String() string {
 func (*AttributePath) ProtoMessage() {}
 
 func (x *AttributePath) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -497,7 +497,7 @@ func (x *AttributePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath.ProtoReflect.Descriptor instead.
 func (*AttributePath) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *AttributePath) GetSteps() []*AttributePath_Step {
@@ -518,7 +518,7 @@ type RawState struct {
 
 func (x *RawState) Reset() {
 	*x = RawState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -530,7 +530,7 @@ func (x *RawState) String() string {
 func (*RawState) ProtoMessage() {}
 
 func (x *RawState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -543,7 +543,7 @@ func (x *RawState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RawState.ProtoReflect.Descriptor instead.
 func (*RawState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *RawState) GetJson() []byte {
@@ -571,7 +571,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -583,7 +583,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -596,7 +596,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -629,7 +629,7 @@ type Function struct {
 
 func (x *Function) Reset() {
 	*x = Function{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -641,7 +641,7 @@ func (x *Function) String() string {
 func (*Function) ProtoMessage() {}
 
 func (x *Function) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -654,7 +654,7 @@ func (x *Function) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function.ProtoReflect.Descriptor instead.
 func (*Function) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Function) GetParameters() []*Function_Parameter {
@@ -718,7 +718,7 @@ type ServerCapabilities struct {
 
 func (x *ServerCapabilities) Reset() {
 	*x = ServerCapabilities{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -730,7 +730,7 @@ func (x *ServerCapabilities) String() string {
 func (*ServerCapabilities) ProtoMessage() {}
 
 func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -743,7 +743,7 @@ func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerCapabilities.ProtoReflect.Descriptor instead.
 func (*ServerCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ServerCapabilities) GetPlanDestroy() bool {
@@ -784,7 +784,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -796,7 +796,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -809,7 +809,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{8}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ClientCapabilities) GetDeferralAllowed() bool {
@@ -835,7 +835,7 @@ type Deferred struct {
 
 func (x *Deferred) Reset() {
 	*x = Deferred{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -847,7 +847,7 @@ func (x *Deferred) String() string {
 func (*Deferred) ProtoMessage() {}
 
 func (x *Deferred) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -860,7 +860,7 @@ func (x *Deferred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deferred.ProtoReflect.Descriptor instead.
 func (*Deferred) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Deferred) GetReason() Deferred_Reason {
@@ -878,7 +878,7 @@ type GetMetadata struct {
 
 func (x *GetMetadata) Reset() {
 	*x = GetMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -890,7 +890,7 @@ func (x *GetMetadata) String() string {
 func (*GetMetadata) ProtoMessage() {}
 
 func (x *GetMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -903,7 +903,7 @@ func (x *GetMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10}
 }
 
 type GetProviderSchema struct {
@@ -914,7 +914,7 @@ type GetProviderSchema struct {
 
 func (x *GetProviderSchema) Reset() {
 	*x = GetProviderSchema{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -926,7 +926,7 @@ func (x *GetProviderSchema) String() string {
 func (*GetProviderSchema) ProtoMessage() {}
 
 func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -939,7 +939,7 @@ func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11}
 }
 
 type ValidateProviderConfig struct {
@@ -950,7 +950,7 @@ type ValidateProviderConfig struct {
 
 func (x *ValidateProviderConfig) Reset() {
 	*x = ValidateProviderConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -962,7 +962,7 @@ func (x *ValidateProviderConfig) String() string {
 func (*ValidateProviderConfig) ProtoMessage() {}
 
 func (x *ValidateProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -975,7 +975,7 @@ func (x *ValidateProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12}
 }
 
 type UpgradeResourceState struct {
@@ -986,7 +986,7 @@ type UpgradeResourceState struct {
 
 func (x *UpgradeResourceState) Reset() {
 	*x = UpgradeResourceState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -998,7 +998,7 @@ func (x *UpgradeResourceState) String() string {
 func (*UpgradeResourceState) ProtoMessage() {}
 
 func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1011,7 +1011,7 @@ func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13}
 }
 
 type ValidateResourceConfig struct {
@@ -1022,7 +1022,7 @@ type ValidateResourceConfig struct {
 
 func (x *ValidateResourceConfig) Reset() {
 	*x = ValidateResourceConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1034,7 +1034,7 @@ func (x *ValidateResourceConfig) String() string {
 func (*ValidateResourceConfig) ProtoMessage() {}
 
 func (x *ValidateResourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1047,7 +1047,7 @@ func (x *ValidateResourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14}
 }
 
 type ValidateDataResourceConfig struct {
@@ -1058,7 +1058,7 @@ type ValidateDataResourceConfig struct {
 
 func (x *ValidateDataResourceConfig) Reset() {
 	*x = ValidateDataResourceConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1070,7 +1070,7 @@ func (x *ValidateDataResourceConfig) String() string {
 func (*ValidateDataResourceConfig) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1083,7 +1083,7 @@ func (x *ValidateDataResourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataResourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15}
 }
 
 type ConfigureProvider struct {
@@ -1094,7 +1094,7 @@ type ConfigureProvider struct {
 
 func (x *ConfigureProvider) Reset() {
 	*x = ConfigureProvider{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1106,7 +1106,7 @@ func (x *ConfigureProvider) String() string {
 func (*ConfigureProvider) ProtoMessage() {}
 
 func (x *ConfigureProvider) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1119,7 +1119,7 @@ func (x *ConfigureProvider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16}
 }
 
 type ReadResource struct {
@@ -1130,7 +1130,7 @@ type ReadResource struct {
 
 func (x *ReadResource) Reset() {
 	*x = ReadResource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1142,7 +1142,7 @@ func (x *ReadResource) String() string {
 func (*ReadResource) ProtoMessage() {}
 
 func (x *ReadResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1155,7 +1155,7 @@ func (x *ReadResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource.ProtoReflect.Descriptor instead.
 func (*ReadResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17}
 }
 
 type PlanResourceChange struct {
@@ -1166,7 +1166,7 @@ type PlanResourceChange struct {
 
 func (x *PlanResourceChange) Reset() {
 	*x = PlanResourceChange{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1178,7 +1178,7 @@ func (x *PlanResourceChange) String() string {
 func (*PlanResourceChange) ProtoMessage() {}
 
 func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1191,7 +1191,7 @@ func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18}
 }
 
 type ApplyResourceChange struct {
@@ -1202,7 +1202,7 @@ type ApplyResourceChange struct {
 
 func (x *ApplyResourceChange) Reset() {
 	*x = ApplyResourceChange{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1214,7 @@ func (x *ApplyResourceChange) String() string {
 func (*ApplyResourceChange) ProtoMessage() {}
 
 func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1227,7 @@ func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19}
 }
 
 type ImportResourceState struct {
@@ -1238,7 +1238,7 @@ type ImportResourceState struct {
 
 func (x *ImportResourceState) Reset() {
 	*x = ImportResourceState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1250,7 +1250,7 @@ func (x *ImportResourceState) String() string {
 func (*ImportResourceState) ProtoMessage() {}
 
 func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1263,7 +1263,7 @@ func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState.ProtoReflect.Descriptor instead.
 func (*ImportResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20}
 }
 
 type ReadDataSource struct {
@@ -1274,7 +1274,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1286,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1299,7 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21}
 }
 
 type GetFunctions struct {
@@ -1310,7 +1310,7 @@ type GetFunctions struct {
 
 func (x *GetFunctions) Reset() {
 	*x = GetFunctions{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1322,7 +1322,7 @@ func (x *GetFunctions) String() string {
 func (*GetFunctions) ProtoMessage() {}
 
 func (x *GetFunctions) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1335,7 +1335,7 @@ func (x *GetFunctions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
 func (*GetFunctions) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22}
 }
 
 type CallFunction struct {
@@ -1346,7 +1346,7 @@ type CallFunction struct {
 
 func (x *CallFunction) Reset() {
 	*x = CallFunction{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1358,7 +1358,7 @@ func (x *CallFunction) String() string {
 func (*CallFunction) ProtoMessage() {}
 
 func (x *CallFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1371,7 +1371,7 @@ func (x *CallFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
 func (*CallFunction) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23}
 }
 
 type StopProvider struct {
@@ -1382,7 +1382,7 @@ type StopProvider struct {
 
 func (x *StopProvider) Reset() {
 	*x = StopProvider{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[24]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1394,7 +1394,7 @@ func (x *StopProvider) String() string {
 func (*StopProvider) ProtoMessage() {}
 
 func (x *StopProvider) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[24]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1407,7 +1407,7 @@ func (x *StopProvider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider.ProtoReflect.Descriptor instead.
 func (*StopProvider) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
 }
 
 type AttributePath_Step struct {
@@ -1424,7 +1424,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1436,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1449,7 +1449,7 @@ func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath_Step.ProtoReflect.Descriptor instead.
 func (*AttributePath_Step) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3, 0}
 }
 
 func (x *AttributePath_Step) GetSelector() isAttributePath_Step_Selector {
@@ -1523,7 +1523,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1535,7 +1535,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1548,7 +1548,7 @@ func (x *Schema_Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Block.ProtoReflect.Descriptor instead.
 func (*Schema_Block) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 0}
 }
 
 func (x *Schema_Block) GetVersion() int64 {
@@ -1621,7 +1621,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1633,7 +1633,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1646,7 +1646,7 @@ func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Attribute.ProtoReflect.Descriptor instead.
 func (*Schema_Attribute) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 1}
 }
 
 func (x *Schema_Attribute) GetName() string {
@@ -1746,7 +1746,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1758,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1771,7 @@ func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_NestedBlock.ProtoReflect.Descriptor instead.
 func (*Schema_NestedBlock) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2}
 }
 
 func (x *Schema_NestedBlock) GetTypeName() string {
@@ -1820,7 +1820,7 @@ type Schema_Object struct {
 
 func (x *Schema_Object) Reset() {
 	*x = Schema_Object{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1832,7 +1832,7 @@ func (x *Schema_Object) String() string {
 func (*Schema_Object) ProtoMessage() {}
 
 func (x *Schema_Object) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1845,7 +1845,7 @@ func (x *Schema_Object) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Object.ProtoReflect.Descriptor instead.
 func (*Schema_Object) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3}
 }
 
 func (x *Schema_Object) GetAttributes() []*Schema_Attribute {
@@ -1876,7 +1876,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +1888,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1901,7 +1901,7 @@ func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function_Parameter.ProtoReflect.Descriptor instead.
 func (*Function_Parameter) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 0}
 }
 
 func (x *Function_Parameter) GetName() string {
@@ -1955,7 +1955,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +1967,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1980,7 +1980,7 @@ func (x *Function_Return) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function_Return.ProtoReflect.Descriptor instead.
 func (*Function_Return) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 1}
 }
 
 func (x *Function_Return) GetType() []byte {
@@ -1998,7 +1998,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2010,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2023,7 @@ func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Request.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 0}
 }
 
 type GetMetadata_Response struct {
@@ -2039,7 +2039,7 @@ type GetMetadata_Response struct {
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2051,7 +2051,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2064,7 +2064,7 @@ func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Response.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 1}
 }
 
 func (x *GetMetadata_Response) GetServerCapabilities() *ServerCapabilities {
@@ -2111,7 +2111,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2123,7 +2123,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2136,7 +2136,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 2}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 2}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -2155,7 +2155,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2167,7 +2167,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2180,7 +2180,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 3}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 3}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -2199,7 +2199,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2211,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2224,7 @@ func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 4}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 4}
 }
 
 func (x *GetMetadata_FunctionMetadata) GetName() string {
@@ -2242,7 +2242,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2254,7 +2254,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2267,7 +2267,7 @@ func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Request.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type GetProviderSchema_Response struct {
@@ -2285,7 +2285,7 @@ type GetProviderSchema_Response struct {
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2297,7 +2297,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2310,7 +2310,7 @@ func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Response.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *GetProviderSchema_Response) GetProvider() *Schema {
@@ -2371,7 +2371,7 @@ type ValidateProviderConfig_Request struct {
 
 func (x *ValidateProviderConfig_Request) Reset() {
 	*x = ValidateProviderConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2383,7 +2383,7 @@ func (x *ValidateProviderConfig_Request) String() string {
 func (*ValidateProviderConfig_Request) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2396,7 +2396,7 @@ func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 0}
 }
 
 func (x *ValidateProviderConfig_Request) GetConfig() *DynamicValue {
@@ -2415,7 +2415,7 @@ type ValidateProviderConfig_Response struct {
 
 func (x *ValidateProviderConfig_Response) Reset() {
 	*x = ValidateProviderConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2427,7 +2427,7 @@ func (x *ValidateProviderConfig_Response) String() string {
 func (*ValidateProviderConfig_Response) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2440,7 +2440,7 @@ func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 1}
 }
 
 func (x *ValidateProviderConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2462,7 +2462,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2474,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2487,7 @@ func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Request.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *UpgradeResourceState_Request) GetTypeName() string {
@@ -2521,7 +2521,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2533,7 +2533,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2546,7 +2546,7 @@ func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Response.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *UpgradeResourceState_Response) GetUpgradedState() *DynamicValue {
@@ -2574,7 +2574,7 @@ type ValidateResourceConfig_Request struct {
 
 func (x *ValidateResourceConfig_Request) Reset() {
 	*x = ValidateResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2586,7 +2586,7 @@ func (x *ValidateResourceConfig_Request) String() string {
 func (*ValidateResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2599,7 +2599,7 @@ func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *ValidateResourceConfig_Request) GetTypeName() string {
@@ -2632,7 +2632,7 @@ type ValidateResourceConfig_Response struct {
 
 func (x *ValidateResourceConfig_Response) Reset() {
 	*x = ValidateResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2644,7 +2644,7 @@ func (x *ValidateResourceConfig_Response) String() string {
 func (*ValidateResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2657,7 +2657,7 @@ func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *ValidateResourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2677,7 +2677,7 @@ type ValidateDataResourceConfig_Request struct {
 
 func (x *ValidateDataResourceConfig_Request) Reset() {
 	*x = ValidateDataResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2689,7 +2689,7 @@ func (x *ValidateDataResourceConfig_Request) String() string {
 func (*ValidateDataResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2702,7 +2702,7 @@ func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ValidateDataResourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *ValidateDataResourceConfig_Request) GetTypeName() string {
@@ -2728,7 +2728,7 @@ type ValidateDataResourceConfig_Response struct {
 
 func (x *ValidateDataResourceConfig_Response) Reset() {
 	*x = ValidateDataResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2740,7 +2740,7 @@ func (x *ValidateDataResourceConfig_Response) String() string {
 func (*ValidateDataResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2753,7 +2753,7 @@ func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ValidateDataResourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *ValidateDataResourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2774,7 +2774,7 @@ type ConfigureProvider_Request struct {
 
 func (x *ConfigureProvider_Request) Reset() {
 	*x = ConfigureProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2786,7 +2786,7 @@ func (x *ConfigureProvider_Request) String() string {
 func (*ConfigureProvider_Request) ProtoMessage() {}
 
 func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2799,7 +2799,7 @@ func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider_Request.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *ConfigureProvider_Request) GetTerraformVersion() string {
@@ -2832,7 +2832,7 @@ type ConfigureProvider_Response struct {
 
 func (x *ConfigureProvider_Response) Reset() {
 	*x = ConfigureProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2844,7 +2844,7 @@ func (x *ConfigureProvider_Response) String() string {
 func (*ConfigureProvider_Response) ProtoMessage() {}
 
 func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2857,7 +2857,7 @@ func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider_Response.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *ConfigureProvider_Response) GetDiagnostics() []*Diagnostic {
@@ -2880,7 +2880,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2892,7 +2892,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2905,7 +2905,7 @@ func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Request.ProtoReflect.Descriptor instead.
 func (*ReadResource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *ReadResource_Request) GetTypeName() string {
@@ -2955,7 +2955,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2967,7 +2967,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2980,7 +2980,7 @@ func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Response.ProtoReflect.Descriptor instead.
 func (*ReadResource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *ReadResource_Response) GetNewState() *DynamicValue {
@@ -3026,7 +3026,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3038,7 +3038,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3051,7 +3051,7 @@ func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *PlanResourceChange_Request) GetTypeName() string {
@@ -3119,7 +3119,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3131,7 +3131,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3144,7 +3144,7 @@ func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *PlanResourceChange_Response) GetPlannedState() *DynamicValue {
@@ -3203,7 +3203,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3215,7 +3215,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3228,7 +3228,7 @@ func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *ApplyResourceChange_Request) GetTypeName() string {
@@ -3285,7 +3285,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3297,7 +3297,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3310,7 +3310,7 @@ func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *ApplyResourceChange_Response) GetNewState() *DynamicValue {
@@ -3352,7 +3352,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3364,7 +3364,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3377,7 +3377,7 @@ func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Request.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *ImportResourceState_Request) GetTypeName() string {
@@ -3412,7 +3412,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3424,7 +3424,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3437,7 +3437,7 @@ func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ImportResourceState_ImportedResource.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_ImportedResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *ImportResourceState_ImportedResource) GetTypeName() string {
@@ -3472,7 +3472,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3484,7 +3484,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3497,7 +3497,7 @@ func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Response.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 2}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 2}
 }
 
 func (x *ImportResourceState_Response) GetImportedResources() []*ImportResourceState_ImportedResource {
@@ -3533,7 +3533,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3545,7 +3545,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3558,7 +3558,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3600,7 +3600,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3612,7 +3612,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3625,7 +3625,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3657,7 +3657,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3669,7 +3669,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3682,7 +3682,7 @@ func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 0}
 }
 
 type GetFunctions_Response struct {
@@ -3695,7 +3695,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3707,7 +3707,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3720,7 +3720,7 @@ func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
@@ -3748,7 +3748,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3760,7 +3760,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3773,7 +3773,7 @@ func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
 func (*CallFunction_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 0}
 }
 
 func (x *CallFunction_Request) GetName() string {
@@ -3800,7 +3800,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[68]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3812,7 +3812,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[68]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3825,7 +3825,7 @@ func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
 func (*CallFunction_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 1}
 }
 
 func (x *CallFunction_Response) GetResult() *DynamicValue {
@@ -3850,7 +3850,7 @@ type StopProvider_Request struct {
 
 func (x *StopProvider_Request) Reset() {
 	*x = StopProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3862,7 +3862,7 @@ func (x *StopProvider_Request) String() string {
 func (*StopProvider_Request) ProtoMessage() {}
 
 func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3875,7 +3875,7 @@ func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Request.ProtoReflect.Descriptor instead.
 func (*StopProvider_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 0}
 }
 
 type StopProvider_Response struct {
@@ -3887,7 +3887,7 @@ type StopProvider_Response struct {
 
 func (x *StopProvider_Response) Reset() {
 	*x = StopProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3899,7 +3899,7 @@ func (x *StopProvider_Response) String() string {
 func (*StopProvider_Response) ProtoMessage() {}
 
 func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3912,7 +3912,7 @@ func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Response.ProtoReflect.Descriptor instead.
 func (*StopProvider_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 1}
 }
 
 func (x *StopProvider_Response) GetError() string {
@@ -3922,11 +3922,11 @@ func (x *StopProvider_Response) GetError() string {
 	return ""
 }
 
-var File_tfplugin6_tfplugin6_proto protoreflect.FileDescriptor
+var File_internal_tfplugin6_tfplugin6_proto protoreflect.FileDescriptor
 
-const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
+const file_internal_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\n" +
-	"\x19tfplugin6/tfplugin6.proto\x12\ttfplugin6\"<\n" +
+	"\"internal/tfplugin6/tfplugin6.proto\x12\ttfplugin6\"<\n" +
 	"\fDynamicValue\x12\x18\n" +
 	"\amsgpack\x18\x01 \x01(\fR\amsgpack\x12\x12\n" +
 	"\x04json\x18\x02 \x01(\fR\x04json\"\xe3\x01\n" +
@@ -4223,23 +4223,23 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\x0eReadDataSource\x12!.tfplugin6.ReadDataSource.Request\x1a\".tfplugin6.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin6.GetFunctions.Request\x1a .tfplugin6.GetFunctions.Response\x12Q\n" +
 	"\fCallFunction\x12\x1f.tfplugin6.CallFunction.Request\x1a .tfplugin6.CallFunction.Response\x12Q\n" +
-	"\fStopProvider\x12\x1f.tfplugin6.StopProvider.Request\x1a .tfplugin6.StopProvider.ResponseB7Z5github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6b\x06proto3"
+	"\fStopProvider\x12\x1f.tfplugin6.StopProvider.Request\x1a .tfplugin6.StopProvider.ResponseB@Z>github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6b\x06proto3"
 
 var (
-	file_tfplugin6_tfplugin6_proto_rawDescOnce sync.Once
-	file_tfplugin6_tfplugin6_proto_rawDescData []byte
+	file_internal_tfplugin6_tfplugin6_proto_rawDescOnce sync.Once
+	file_internal_tfplugin6_tfplugin6_proto_rawDescData []byte
 )
 
-func file_tfplugin6_tfplugin6_proto_rawDescGZIP() []byte {
-	file_tfplugin6_tfplugin6_proto_rawDescOnce.Do(func() {
-		file_tfplugin6_tfplugin6_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_tfplugin6_tfplugin6_proto_rawDesc), len(file_tfplugin6_tfplugin6_proto_rawDesc)))
+func file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP() []byte {
+	file_internal_tfplugin6_tfplugin6_proto_rawDescOnce.Do(func() {
+		file_internal_tfplugin6_tfplugin6_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_internal_tfplugin6_tfplugin6_proto_rawDesc), len(file_internal_tfplugin6_tfplugin6_proto_rawDesc)))
 	})
-	return file_tfplugin6_tfplugin6_proto_rawDescData
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescData
 }
 
-var file_tfplugin6_tfplugin6_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
-var file_tfplugin6_tfplugin6_proto_goTypes = []any{
+var file_internal_tfplugin6_tfplugin6_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_internal_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_internal_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin6.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin6.Diagnostic.Severity
 	(Schema_NestedBlock_NestingMode)(0),          // 2: tfplugin6.Schema.NestedBlock.NestingMode
@@ -4317,7 +4317,7 @@ var file_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(*StopProvider_Request)(nil),                 // 74: tfplugin6.StopProvider.Request
 	(*StopProvider_Response)(nil),                // 75: tfplugin6.StopProvider.Response
 }
-var file_tfplugin6_tfplugin6_proto_depIdxs = []int32{
+var file_internal_tfplugin6_tfplugin6_proto_depIdxs = []int32{
 	1,   // 0: tfplugin6.Diagnostic.severity:type_name -> tfplugin6.Diagnostic.Severity
 	8,   // 1: tfplugin6.Diagnostic.attribute:type_name -> tfplugin6.AttributePath
 	30,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
@@ -4441,13 +4441,13 @@ var file_tfplugin6_tfplugin6_proto_depIdxs = []int32{
 	0,   // [0:86] is the sub-list for field type_name
 }
 
-func init() { file_tfplugin6_tfplugin6_proto_init() }
-func file_tfplugin6_tfplugin6_proto_init() {
-	if File_tfplugin6_tfplugin6_proto != nil {
+func init() { file_internal_tfplugin6_tfplugin6_proto_init() }
+func file_internal_tfplugin6_tfplugin6_proto_init() {
+	if File_internal_tfplugin6_tfplugin6_proto != nil {
 		return
 	}
-	file_tfplugin6_tfplugin6_proto_msgTypes[2].OneofWrappers = []any{}
-	file_tfplugin6_tfplugin6_proto_msgTypes[25].OneofWrappers = []any{
+	file_internal_tfplugin6_tfplugin6_proto_msgTypes[2].OneofWrappers = []any{}
+	file_internal_tfplugin6_tfplugin6_proto_msgTypes[25].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -4456,18 +4456,18 @@ func file_tfplugin6_tfplugin6_proto_init() {
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin6_tfplugin6_proto_rawDesc), len(file_tfplugin6_tfplugin6_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_tfplugin6_tfplugin6_proto_rawDesc), len(file_internal_tfplugin6_tfplugin6_proto_rawDesc)),
 			NumEnums:      5,
 			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
-		GoTypes:           file_tfplugin6_tfplugin6_proto_goTypes,
-		DependencyIndexes: file_tfplugin6_tfplugin6_proto_depIdxs,
-		EnumInfos:         file_tfplugin6_tfplugin6_proto_enumTypes,
-		MessageInfos:      file_tfplugin6_tfplugin6_proto_msgTypes,
+		GoTypes:           file_internal_tfplugin6_tfplugin6_proto_goTypes,
+		DependencyIndexes: file_internal_tfplugin6_tfplugin6_proto_depIdxs,
+		EnumInfos:         file_internal_tfplugin6_tfplugin6_proto_enumTypes,
+		MessageInfos:      file_internal_tfplugin6_tfplugin6_proto_msgTypes,
 	}.Build()
-	File_tfplugin6_tfplugin6_proto = out.File
-	file_tfplugin6_tfplugin6_proto_goTypes = nil
-	file_tfplugin6_tfplugin6_proto_depIdxs = nil
+	File_internal_tfplugin6_tfplugin6_proto = out.File
+	file_internal_tfplugin6_tfplugin6_proto_goTypes = nil
+	file_internal_tfplugin6_tfplugin6_proto_depIdxs = nil
 }
