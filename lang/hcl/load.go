@@ -27,6 +27,9 @@ type Options struct {
 	// parameterized provider that required_providers declares, as soon as
 	// it is read, so that its schema can be found.
 	DeclarePackage func(name string, spec workspace.PackageSpec)
+	// ReadFile, when set, reads the program's files instead of
+	// os.ReadFile: an editor's unsaved buffers, say.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // dialect is how HCL names the parts of a resource, for hints.
@@ -86,7 +89,11 @@ func (l *loader) readDir(dir string) []*hcl.File {
 		if rel, err := filepath.Rel(l.root, p); err == nil {
 			name = filepath.ToSlash(rel)
 		}
-		src, err := os.ReadFile(p)
+		readFile := os.ReadFile
+		if l.opts.ReadFile != nil {
+			readFile = l.opts.ReadFile
+		}
+		src, err := readFile(p)
 		if err != nil {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 			continue

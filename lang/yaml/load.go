@@ -17,6 +17,9 @@ type Options struct {
 	// Schemas provides package schemas, to resolve short type tokens and
 	// check properties before the program runs; nil skips both.
 	Schemas eval.SchemaSource
+	// ReadFile, when set, reads the project's files instead of
+	// os.ReadFile: an editor's unsaved buffers, say.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // dialect is how YAML names the parts of a resource, for hints.
@@ -34,7 +37,7 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	l := &loader{dir: dir, files: map[string]*hcl.File{}}
+	l := &loader{dir: dir, files: map[string]*hcl.File{}, readFile: opts.ReadFile}
 	projFile := l.first(dir, "Pulumi.yaml", "Pulumi.yml")
 	if projFile == "" {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No project file",
@@ -76,9 +79,10 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 
 // loader reads the files of a project.
 type loader struct {
-	dir   string
-	files map[string]*hcl.File
-	p     parser
+	dir      string
+	files    map[string]*hcl.File
+	readFile func(string) ([]byte, error) // nil: os.ReadFile
+	p        parser
 }
 
 // first returns the first of the names that exists in dir.
@@ -99,7 +103,11 @@ func (l *loader) read(path string) *node {
 	if rel, err := filepath.Rel(l.dir, path); err == nil {
 		name = rel
 	}
-	src, err := os.ReadFile(path)
+	readFile := os.ReadFile
+	if l.readFile != nil {
+		readFile = l.readFile
+	}
+	src, err := readFile(path)
 	if err != nil {
 		l.p.diags = append(l.p.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 		return nil
