@@ -1,0 +1,307 @@
+package lsp
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/lang/yaml"
+)
+
+// view is what a request sees of a document: its text, the newest
+// analysis of its unit (nil before the first) and its project's schemas.
+type view struct {
+	d   *document
+	a   *analysis
+	sch *schemas
+}
+
+// yamlCompletion completes a YAML program at byte offset off.
+func (v *view) yamlCompletion(off int) *CompletionList {
+	c := yamlCursorAt(v.d.text.src, off)
+	edit := Range{Start: v.d.text.position(c.start), End: v.d.text.position(off)}
+	list := &CompletionList{}
+	if c.expr != nil {
+		if v.a != nil {
+			edit.Start = v.d.text.position(c.expr.start)
+			list.Items = v.a.exprCompletion(v.d.path, c.expr, edit)
+		}
+		return list
+	}
+	// A key typed on a line of its own gets its colon.
+	suffix := ""
+	if c.inKey && !strings.Contains(string(v.d.text.src[off:v.d.text.lineEnd(v.d.text.position(off).Line)]), ":") {
+		suffix = ": "
+	}
+	add := func(label string, kind int, detail, doc, text string) {
+		it := CompletionItem{Label: label, Kind: kind, Detail: detail, TextEdit: &TextEdit{Range: edit, NewText: text}}
+		if doc != "" {
+			it.Documentation = markdown(doc)
+		}
+		list.Items = append(list.Items, it)
+	}
+	keys := func(path []string) {
+		for _, k := range projectSchema.at(path).keys() {
+			if len(path) == 0 && !v.topLevelKey(k.name) {
+				continue
+			}
+			add(k.name, kindProperty, "", k.schema.describe(), k.name+suffix)
+		}
+	}
+	p := c.path
+	switch {
+	case len(p) >= 2 && p[0] == "resources":
+		v.resourceCompletion(list, c, p[1], p[2:], add, suffix)
+	case c.inKey && len(p) == 1 && p[0] == "config":
+		for _, name := range v.configKeys() {
+			add(name, kindConstant, "provider configuration", "", name+suffix)
+		}
+	case c.inKey:
+		keys(p)
+	default:
+		for _, val := range projectSchema.at(append(p, c.key)).enum() {
+			add(val, kindValue, "", "", val)
+		}
+	}
+	if c.inKey && len(p) >= 2 && (p[0] == "variables" || p[0] == "outputs" || p[0] == "resources" && len(p) >= 3 && p[2] == "properties") {
+		for _, name := range yaml.BuiltinNames() {
+			add(name, kindFunction, "builtin", "", name+suffix)
+		}
+	}
+	return list
+}
+
+// topLevelKey reports whether a top-level key may be written in the
+// document: *.cairn.yaml files hold program sections only.
+func (v *view) topLevelKey(name string) bool {
+	if !strings.HasSuffix(v.d.path, ".cairn.yaml") {
+		return true
+	}
+	switch name {
+	case "config", "variables", "resources", "outputs":
+		return true
+	}
+	return false
+}
+
+// resourceCompletion completes inside the declaration of the resource
+// name, at rest below it.
+func (v *view) resourceCompletion(list *CompletionList, c yamlCursor, name string, rest []string, add func(label string, kind int, detail, doc, text string), suffix string) {
+	path := append([]string{"resources", name}, rest...)
+	switch {
+	case len(rest) == 0 && !c.inKey && c.key == "type":
+		list.IsIncomplete = v.typeCompletion(c.typed, add)
+	case len(rest) >= 1 && rest[0] == "properties":
+		t := v.sch.resourceType(v.resourceTypeOf(name))
+		if t == nil {
+			list.IsIncomplete = true
+			return
+		}
+		props := rest[1:]
+		if !c.inKey {
+			if p, _ := lookupProperty(t.pkg, t.inputs, t.required, append(props, c.key), nil); p != nil {
+				for _, val := range values(t.pkg, p.schema.TypeSpec) {
+					add(val, kindValue, p.name, "", val)
+				}
+			}
+			return
+		}
+		fields := properties(t.inputs, t.required, nil)
+		if len(props) > 0 {
+			p, _ := lookupProperty(t.pkg, t.inputs, t.required, props, nil)
+			if p == nil {
+				return
+			}
+			fields = fieldsOf(t.pkg, p.schema.TypeSpec, nil)
+		}
+		for _, f := range fields {
+			add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), f.name+suffix)
+		}
+	case c.inKey:
+		for _, k := range projectSchema.at(path).keys() {
+			add(k.name, kindProperty, "", k.schema.describe(), k.name+suffix)
+		}
+	case len(rest) >= 1 && rest[0] == "options" && referenceOption(c.key, rest):
+		if v.a == nil || v.a.prog == nil {
+			return
+		}
+		for _, n := range v.a.prog.Root.Nodes {
+			if r, ok := n.(*eval.Resource); ok && r.Name != name {
+				add("${"+r.Name+"}", kindClass, r.Type, "", "${"+r.Name+"}")
+			}
+		}
+	default:
+		for _, val := range projectSchema.at(append(path, c.key)).enum() {
+			add(val, kindValue, "", "", val)
+		}
+	}
+}
+
+// referenceOption reports whether an option takes resources.
+func referenceOption(key string, rest []string) bool {
+	switch key {
+	case "provider", "parent", "deletedWith":
+		return len(rest) == 1
+	case "":
+		return len(rest) == 3 && rest[1] == "dependsOn" && rest[2] == "[]"
+	}
+	return false
+}
+
+// typeCompletion completes a type token from the loaded schemas; it
+// reports whether the schema of the package typed is still loading.
+func (v *view) typeCompletion(typed string, add func(label string, kind int, detail, doc, text string)) bool {
+	pkgs := v.sch.loaded()
+	loading := false
+	if name, _, ok := strings.Cut(typed, ":"); ok && pkgs[name] == nil {
+		if pkg := v.sch.peek(name); pkg != nil {
+			pkgs[name] = pkg
+		} else {
+			loading = true
+		}
+	}
+	for _, pkg := range pkgs {
+		for _, tok := range pkg.ResourceTokens() {
+			if !matchesToken(tok, typed) {
+				continue
+			}
+			t := v.sch.resourceType(tok)
+			doc := ""
+			if t != nil {
+				doc = t.description
+			}
+			add(tok, kindClass, pkg.Name, doc, tok)
+		}
+	}
+	return loading
+}
+
+// matchesToken reports whether what is typed starts a token, or one of
+// its short forms (random:RandomStr for random:index/randomString:RandomString),
+// without regard to case.
+func matchesToken(tok, typed string) bool {
+	typed = strings.ToLower(typed)
+	if strings.HasPrefix(strings.ToLower(tok), typed) {
+		return true
+	}
+	pkg, mod, name := resource.TypePackage(tok), resource.TypeModule(tok), resource.TypeName(tok)
+	if i := strings.IndexByte(mod, '/'); i >= 0 {
+		mod = mod[:i]
+	}
+	short := pkg + ":" + mod + ":" + name
+	if mod == "index" {
+		short = pkg + ":" + name
+	}
+	return strings.HasPrefix(strings.ToLower(short), typed)
+}
+
+// resourceTypeOf returns the type token of the resource name as the
+// program declares it, or as the text says when the program cannot be
+// read.
+func (v *view) resourceTypeOf(name string) string {
+	if v.a != nil && v.a.prog != nil {
+		for _, n := range v.a.prog.Root.Nodes {
+			if r, ok := n.(*eval.Resource); ok && r.Name == name && r.Type != "" {
+				return r.Type
+			}
+		}
+	}
+	return yamlValueAt(v.d.text.src, []string{"resources", name, "type"})
+}
+
+// configKeys returns the configuration keys of the packages whose schemas
+// are loaded: aws:region, ...
+func (v *view) configKeys() []string {
+	var out []string
+	for name, pkg := range v.sch.loaded() {
+		if pkg.Config == nil {
+			continue
+		}
+		for key := range pkg.Config.Variables {
+			out = append(out, name+":"+key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// yamlHover describes what is under byte offset off of a YAML program.
+func (v *view) yamlHover(off int) (string, Range) {
+	c := yamlCursorAt(v.d.text.src, off)
+	rng := Range{Start: v.d.text.position(c.start), End: v.d.text.position(c.end)}
+	if c.expr != nil {
+		if v.a == nil {
+			return "", rng
+		}
+		if r := v.a.referenceAt(v.d.path, off); r != nil {
+			return v.a.referenceHover(r), v.a.rangeOf(v.d.path, r.traversal[r.step].SourceRange())
+		}
+		return "", rng
+	}
+	p := c.path
+	switch {
+	case len(p) >= 3 && p[0] == "resources" && p[2] == "properties" && c.inKey:
+		t := v.sch.resourceType(v.resourceTypeOf(p[1]))
+		if t == nil {
+			return "", rng
+		}
+		if prop, _ := lookupProperty(t.pkg, t.inputs, t.required, append(p[3:], c.word), nil); prop != nil {
+			return propertyDoc(t.pkg, *prop), rng
+		}
+	case len(p) == 2 && p[0] == "resources" && !c.inKey && c.key == "type":
+		if t := v.sch.resourceType(c.word); t != nil {
+			return typeDoc(t), rng
+		}
+	case len(p) == 1 && p[0] == "resources" && c.inKey:
+		if t := v.sch.resourceType(v.resourceTypeOf(c.word)); t != nil {
+			return "resource \"" + c.word + "\": " + typeDoc(t), rng
+		}
+	case !c.inKey && c.key == "function" && len(p) > 0 && p[len(p)-1] == "fn::invoke":
+		if t := v.sch.function(c.word); t != nil {
+			return typeDoc(t), rng
+		}
+	case c.inKey:
+		if doc := projectSchema.at(append(p, c.word)).describe(); doc != "" {
+			return "**" + c.word + "**\n\n" + doc, rng
+		}
+	}
+	return "", rng
+}
+
+// yamlValueAt returns the scalar at a path of keys in a block-style YAML
+// document, read by indentation; "" when there is none.
+func yamlValueAt(src []byte, path []string) string {
+	type level struct {
+		indent int
+		key    string
+	}
+	var stack []level
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, "\r")
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		rest := line[indent:]
+		if rest == "" || rest[0] == '#' || rest[0] == '-' {
+			continue
+		}
+		sep := keySeparator(line, indent)
+		if sep < 0 {
+			continue
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, level{indent, unquote(strings.TrimSpace(line[indent:sep]))})
+		if len(stack) != len(path) {
+			continue
+		}
+		match := true
+		for i, l := range stack {
+			match = match && l.key == path[i]
+		}
+		if match {
+			return unquote(strings.TrimSpace(line[sep+1 : scalarEnd(line, sep+1)]))
+		}
+	}
+	return ""
+}
