@@ -3,8 +3,10 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -101,8 +103,7 @@ func (u *unit) start() {
 	u.running, u.cancel = gen, cancel
 	go func() {
 		defer cancel()
-		a := u.analyze(ctx, gen)
-		u.finish(a)
+		u.finish(u.safeAnalyze(ctx, gen))
 	}()
 }
 
@@ -227,6 +228,19 @@ func (a *analysis) text(path string) *text {
 	t := newText(src)
 	a.texts[path] = t
 	return t
+}
+
+// safeAnalyze is analyze, turning a panic into an error the user sees: a
+// half-written document must never bring the server down.
+func (u *unit) safeAnalyze(ctx context.Context, gen int) (a *analysis) {
+	defer func() {
+		if p := recover(); p != nil {
+			u.p.w.s.log.Error("internal error while checking", "path", u.path, "panic", p, "stack", string(debug.Stack()))
+			a = &analysis{gen: gen, kind: unitNone, root: u.path, docs: u.p.w.snapshot(), schemas: u.p.schemas, texts: map[string]*text{},
+				diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Internal error", Detail: fmt.Sprintf("Cairn failed while checking this program: %v.", p)}}}
+		}
+	}()
+	return u.analyze(ctx, gen)
 }
 
 // analyze loads and checks the unit with the open documents as they are.

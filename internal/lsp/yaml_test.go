@@ -21,7 +21,7 @@ func options() lsp.Options {
 }
 
 // project writes the files of a project into a new folder and returns it.
-func project(t *testing.T, files map[string]string) string {
+func project(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {

@@ -252,6 +252,30 @@ func (c *Client) Diagnostics(path string, ok func([]lsp.Diagnostic) bool) []lsp.
 	}
 }
 
+// Version waits for the diagnostics of version of the document at path,
+// and returns them.
+func (c *Client) Version(path string, version int) []lsp.Diagnostic {
+	c.t.Helper()
+	uri := URI(path)
+	deadline := time.After(Timeout)
+	for {
+		c.mu.Lock()
+		p, published := c.diags[uri]
+		changed := c.changed
+		c.mu.Unlock()
+		if published && p.Version != nil && *p.Version >= version {
+			return p.Diagnostics
+		}
+		select {
+		case <-changed:
+		case <-c.done:
+			c.t.Fatalf("the server closed the connection while %s waited for diagnostics", path)
+		case <-deadline:
+			c.t.Fatalf("no diagnostics of version %d of %s in %s", version, path, Timeout)
+		}
+	}
+}
+
 // Message waits for a message shown to the user that contains s.
 func (c *Client) Message(s string) string {
 	c.t.Helper()
