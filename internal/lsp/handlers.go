@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
@@ -15,6 +16,11 @@ import (
 
 	"github.com/cairn-iac/cairn/eval"
 )
+
+// freshWait bounds the wait of a request for an analysis of the document
+// as it is: a check waiting for a plugin to start must not hold the
+// editor up.
+const freshWait = 2 * time.Second
 
 // view returns what a request sees of the document uri; fresh says
 // whether it needs an analysis of the document as it is now, rather than
@@ -26,9 +32,12 @@ func (s *Server) view(ctx context.Context, uri string, fresh bool) (*view, error
 	}
 	p := s.ws.project(s.ws.projectDir(d.path))
 	v := &view{d: d, sch: p.schemas}
+	ctx, cancel := context.WithTimeout(ctx, freshWait)
+	defer cancel()
 	if fresh {
 		v.a = s.ws.current(ctx, d)
-	} else {
+	}
+	if v.a == nil {
 		v.a = s.ws.latest(ctx, d)
 	}
 	return v, nil

@@ -84,9 +84,8 @@ func (v *view) hclTypeCompletion(typed string, data bool, add func(label string,
 	if name, _, ok := strings.Cut(typed, "_"); ok && pkgs[name] == nil {
 		if pkg := v.sch.peek(name); pkg != nil {
 			pkgs[name] = pkg
-		} else {
-			loading = true
 		}
+		loading = v.sch.pending(name)
 	}
 	for _, pkg := range pkgs {
 		toks := pkg.ResourceTokens()

@@ -153,9 +153,12 @@ type PublishDiagnosticsParams struct {
 }
 
 type showMessageParams struct {
-	Type    int    `json:"type"` // 1 error, 2 warning, 3 info, 4 log
+	Type    int    `json:"type"`
 	Message string `json:"message"`
 }
+
+// messageWarning is the type of a message that warns.
+const messageWarning = 2
 
 // CompletionList is the answer to a completion request.
 type CompletionList struct {
@@ -184,7 +187,6 @@ const (
 	kindModule   = 9
 	kindProperty = 10
 	kindValue    = 12
-	kindEnum     = 13
 	kindKeyword  = 14
 	kindConstant = 21
 )

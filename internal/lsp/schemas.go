@@ -81,6 +81,23 @@ func (s *schemas) peek(pkg string) *schema.Package {
 	return nil
 }
 
+// pending reports whether a schema of a package is still loading.
+func (s *schemas) pending(pkg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, e := range s.entries {
+		if k.pkg != pkg {
+			continue
+		}
+		select {
+		case <-e.ready:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // loaded returns the schemas loaded so far, one per package, by name.
 func (s *schemas) loaded() map[string]*schema.Package {
 	s.mu.Lock()

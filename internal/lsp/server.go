@@ -278,8 +278,12 @@ func (s *Server) initialize(raw json.RawMessage) (any, *rpcError) {
 		return nil, errorf(codeInvalidParams, "invalid initialize parameters: %v", err)
 	}
 	s.mu.Lock()
+	again := s.initialized
 	s.initialized = true
 	s.mu.Unlock()
+	if again {
+		return nil, errorf(codeInvalidRequest, "the server is initialized already")
+	}
 	s.ws.prefetch()
 	return initializeResult{
 		ServerInfo: serverInfo{Name: "cairn", Version: s.opts.Version},

@@ -212,7 +212,7 @@ func (w *workspace) schemaLoaded(pkg string, err error) {
 		w.missing[pkg] = true
 		w.mu.Unlock()
 		if !told {
-			w.s.showMessage(2, "cairn: no schema for package %s (%v). Its resources get syntax-level help only: no completion, hover or checks of their properties.", pkg, err)
+			w.s.showMessage(messageWarning, "cairn: no schema for package %s (%v). Its resources get syntax-level help only: no completion, hover or checks of their properties.", pkg, err)
 		}
 		return
 	}

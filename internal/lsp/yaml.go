@@ -93,9 +93,10 @@ func (v *view) resourceCompletion(list *CompletionList, c yamlCursor, name strin
 	case len(rest) == 0 && !c.inKey && c.key == "type":
 		list.IsIncomplete = v.typeCompletion(c.typed, add)
 	case len(rest) >= 1 && rest[0] == "properties":
-		t := v.sch.resourceType(v.resourceTypeOf(name))
+		tok := v.resourceTypeOf(name)
+		t := v.sch.resourceType(tok)
 		if t == nil {
-			list.IsIncomplete = true
+			list.IsIncomplete = v.sch.pending(resource.TypePackage(tok))
 			return
 		}
 		props := rest[1:]
@@ -157,9 +158,8 @@ func (v *view) typeCompletion(typed string, add func(label string, kind int, det
 	if name, _, ok := strings.Cut(typed, ":"); ok && pkgs[name] == nil {
 		if pkg := v.sch.peek(name); pkg != nil {
 			pkgs[name] = pkg
-		} else {
-			loading = true
 		}
+		loading = v.sch.pending(name)
 	}
 	for _, pkg := range pkgs {
 		for _, tok := range pkg.ResourceTokens() {

@@ -185,6 +185,12 @@ func (c *Client) send(v any) {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.Send(string(body))
+}
+
+// Send sends body as a message, whatever it holds.
+func (c *Client) Send(body string) {
+	c.t.Helper()
 	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
 		c.t.Fatalf("writing to the server: %v", err)
 	}
@@ -297,6 +303,13 @@ func (c *Client) Message(s string) string {
 			c.t.Fatalf("no message with %q in %s; messages: %q", s, Timeout, msgs)
 		}
 	}
+}
+
+// Messages returns the messages shown to the user so far.
+func (c *Client) Messages() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.messages...)
 }
 
 // Shutdown ends the session as an editor does: shutdown, then exit.
