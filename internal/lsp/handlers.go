@@ -49,10 +49,13 @@ func (s *Server) completion(ctx context.Context, p *textDocumentPositionParams) 
 		return nil, err
 	}
 	off := v.d.text.offset(p.Position)
-	if languageOf(v.d.path) == "hcl" {
+	switch languageOf(v.d.path) {
+	case "hcl":
 		return v.hclCompletion(off), nil
+	case "yaml":
+		return v.yamlCompletion(off), nil
 	}
-	return v.yamlCompletion(off), nil
+	return &CompletionList{Items: []CompletionItem{}}, nil
 }
 
 func (s *Server) hover(ctx context.Context, p *textDocumentPositionParams) (*Hover, error) {
@@ -61,11 +64,14 @@ func (s *Server) hover(ctx context.Context, p *textDocumentPositionParams) (*Hov
 		return nil, err
 	}
 	off := v.d.text.offset(p.Position)
-	hover := v.yamlHover
-	if languageOf(v.d.path) == "hcl" {
-		hover = v.hclHover
+	var doc string
+	var rng Range
+	switch languageOf(v.d.path) {
+	case "hcl":
+		doc, rng = v.hclHover(off)
+	case "yaml":
+		doc, rng = v.yamlHover(off)
 	}
-	doc, rng := hover(off)
 	if doc == "" {
 		return nil, nil
 	}

@@ -130,6 +130,9 @@ func (w *workspace) saved(uri string) error {
 // changed schedules the checks that read path: those of the unit of the
 // document, and of its project's program.
 func (w *workspace) changed(path string) {
+	if languageOf(path) == "" {
+		return
+	}
 	p := w.project(w.projectDir(path))
 	p.program().changed()
 	if d := w.document(path); d != nil {
@@ -350,16 +353,10 @@ func (p *project) unitOf(d *document) *unit {
 }
 
 // readsYAML reports whether the YAML program reads a file: the project
-// file, and Main.yaml and *.cairn.yaml of the program's folder.
+// file, and the program's files in the program's folder.
 func (p *project) readsYAML(path string) bool {
-	base := filepath.Base(path)
-	switch dir := filepath.Dir(path); {
-	case dir == p.dir && isProjectFile(path):
-		return true
-	case dir != p.programDir():
-		return false
-	}
-	return base == "Main.yaml" || base == "Main.yml" || base == "Main.json" || strings.HasSuffix(base, ".cairn.yaml")
+	dir := filepath.Dir(path)
+	return dir == p.dir && isProjectFile(path) || dir == p.programDir() && !isProjectFile(path)
 }
 
 func isProjectFile(path string) bool {
@@ -372,13 +369,16 @@ func isProjectFile(path string) bool {
 	return false
 }
 
-// languageOf returns the language of a file by its name: "yaml", "hcl" or
-// "".
+// languageOf returns the language of a program's file by its name: "yaml"
+// for Pulumi.yaml, Main.yaml and *.cairn.yaml (and their .yml and .json
+// spellings), "hcl" for *.hcl and *.tf, and "" for any other file, which
+// the server leaves alone (a stack's configuration, a CI workflow).
 func languageOf(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml", ".json":
+	base := filepath.Base(path)
+	switch {
+	case isProjectFile(path), base == "Main.yaml", base == "Main.yml", base == "Main.json", strings.HasSuffix(base, ".cairn.yaml"):
 		return "yaml"
-	case ".hcl", ".tf":
+	case strings.HasSuffix(base, ".hcl"), strings.HasSuffix(base, ".tf"):
 		return "hcl"
 	}
 	return ""

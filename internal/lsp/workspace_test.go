@@ -87,3 +87,29 @@ func TestHCLOnTheirOwn(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestOtherYAMLLeftAlone checks that YAML files that are no program (a
+// stack's configuration, a CI workflow), which an editor may send too,
+// get no diagnostics and no completion.
+func TestOtherYAMLLeftAlone(t *testing.T) {
+	dir := project(t, map[string]string{"Pulumi.yaml": yamlProgram})
+	c := lsptest.Start(t, options())
+	c.Initialize(dir)
+	for _, name := range []string{"Pulumi.dev.yaml", ".github/workflows/ci.yaml"} {
+		path := filepath.Join(dir, name)
+		text := "on:\n  push:\nresources: 3\n"
+		c.Open(path, text)
+		var list lsp.CompletionList
+		c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, "resources", 2)), &list)
+		if len(list.Items) > 0 {
+			t.Errorf("%s: completion offers %v", name, labels(list))
+		}
+	}
+	path := filepath.Join(dir, "Pulumi.yaml")
+	c.Open(path, yamlProgram)
+	c.Diagnostics(path, none)
+	if got := c.Published(); len(got) != 1 {
+		t.Errorf("diagnostics were published for %v", got)
+	}
+	c.Shutdown()
+}

@@ -305,6 +305,18 @@ func (c *Client) Message(s string) string {
 	}
 }
 
+// Published returns the URIs of the documents that diagnostics were
+// published for.
+func (c *Client) Published() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for uri := range c.diags {
+		out = append(out, uri)
+	}
+	return out
+}
+
 // Messages returns the messages shown to the user so far.
 func (c *Client) Messages() []string {
 	c.mu.Lock()
