@@ -53,8 +53,9 @@ type unit struct {
 	published map[string]bool // the files last given diagnostics
 }
 
+// newUnit returns a unit at generation 1, which is yet to be checked.
 func newUnit(p *project, kind unitKind, path string) *unit {
-	return &unit{p: p, kind: kind, path: path, ready: make(chan struct{}), published: map[string]bool{}}
+	return &unit{p: p, kind: kind, path: path, gen: 1, ready: make(chan struct{}), published: map[string]bool{}}
 }
 
 // changed records an edit: the check under way is superseded, and another
@@ -182,8 +183,9 @@ type analysis struct {
 	// checked against the schemas, and may miss nodes.
 	loadErrors bool
 	schemas    *schemas
-	texts      map[string]*text
-	mu         sync.Mutex
+
+	mu    sync.Mutex
+	texts map[string]*text // by path, made when first asked for
 }
 
 // readable reports whether the loader could read the program.

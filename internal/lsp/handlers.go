@@ -22,6 +22,14 @@ import (
 // editor up.
 const freshWait = 2 * time.Second
 
+// view is what a request sees of a document: its text, the newest
+// analysis of its unit (nil before the first) and its project's schemas.
+type view struct {
+	d   *document
+	a   *analysis
+	sch *schemas
+}
+
 // view returns what a request sees of the document uri; fresh says
 // whether it needs an analysis of the document as it is now, rather than
 // the newest one that could read the program.

@@ -56,6 +56,9 @@ func (s *schemas) entry(k schemaKey) *schemaEntry {
 // peek returns the schema of a package if it is loaded (at any version,
 // the newest asked for without one first), starting its load otherwise.
 func (s *schemas) peek(pkg string) *schema.Package {
+	if pkg == "" {
+		return nil
+	}
 	s.mu.Lock()
 	var keys []schemaKey
 	for k := range s.entries {
@@ -132,6 +135,9 @@ func (c checkSchemas) Schema(ctx context.Context, pkg, version string) (*schema.
 }
 
 func (c checkSchemas) SchemaFrom(ctx context.Context, pkg, version, url string) (*schema.Package, error) {
+	if pkg == "" {
+		return nil, nil // the package of a type that is not one
+	}
 	e := c.s.entry(schemaKey{pkg, version, url})
 	select {
 	case <-e.ready:

@@ -9,14 +9,6 @@ import (
 	"github.com/cairn-iac/cairn/lang/yaml"
 )
 
-// view is what a request sees of a document: its text, the newest
-// analysis of its unit (nil before the first) and its project's schemas.
-type view struct {
-	d   *document
-	a   *analysis
-	sch *schemas
-}
-
 // yamlCompletion completes a YAML program at byte offset off.
 func (v *view) yamlCompletion(off int) *CompletionList {
 	c := yamlCursorAt(v.d.text.src, off)
