@@ -180,3 +180,31 @@ func TestHCLFormatting(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestHCLNames checks the completion of the names an HCL expression may
+// use: variables, locals, modules, data sources, path, and values.
+func TestHCLNames(t *testing.T) {
+	dir, path, _ := hclProject(t)
+	text := strings.Replace(hclMain, "  special = false\n", "  special = false\n  upper   = var.p\n  lower   = \n", 1)
+	c := lsptest.Start(t, options())
+	c.Initialize(dir)
+	c.Open(path, text)
+	for _, tc := range []struct {
+		mark  string
+		at    int
+		wants []string
+	}{
+		{"var.p", len("var.p"), []string{"prefix"}},
+		{"lower   = \n", len("lower   = "), []string{"true", "false", "var", "path", "module", "random_string", "tolist"}},
+		{"resource \"random_string\"", 0, []string{"resource", "data", "variable", "module", "output"}},
+	} {
+		var list lsp.CompletionList
+		c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, tc.mark, tc.at)), &list)
+		for _, want := range tc.wants {
+			if item(list, want) == nil {
+				t.Errorf("completing at %q: no %s in %v", tc.mark, want, labels(list))
+			}
+		}
+	}
+	c.Shutdown()
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/eval"
@@ -53,8 +54,13 @@ func (s *schemas) entry(k schemaKey) *schemaEntry {
 	return e
 }
 
-// peek returns the schema of a package if it is loaded (at any version,
-// the newest asked for without one first), starting its load otherwise.
+// schemaWait bounds the wait of a request for a schema that is loading:
+// a built-in provider's is ready by then, a plugin's may take seconds.
+const schemaWait = 300 * time.Millisecond
+
+// peek returns the schema of a package (at any version, the newest asked
+// for without one first), waiting a little for it when none is loaded yet;
+// nil when it is not loaded by then.
 func (s *schemas) peek(pkg string) *schema.Package {
 	if pkg == "" {
 		return nil
@@ -81,7 +87,15 @@ func (s *schemas) peek(pkg string) *schema.Package {
 		default:
 		}
 	}
-	return nil
+	e := s.entry(keys[0])
+	timer := time.NewTimer(schemaWait)
+	defer timer.Stop()
+	select {
+	case <-e.ready:
+		return e.pkg
+	case <-timer.C:
+		return nil
+	}
 }
 
 // pending reports whether a schema of a package is still loading.

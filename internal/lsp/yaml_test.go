@@ -196,3 +196,48 @@ func labels(list lsp.CompletionList) []string {
 	}
 	return out
 }
+
+// TestYAMLStructure checks the completion and hover of what the schema of
+// Pulumi.yaml describes: sections, resource fields and options, builtins.
+func TestYAMLStructure(t *testing.T) {
+	text := yamlProgram + "  other: ${pet.id}\nvariables:\n  v:\n    fn::\n"
+	text = strings.Replace(text, "      prefix: ${prefix}\n", "      prefix: ${prefix}\n    options:\n      prot\n", 1)
+	text = strings.Replace(text, "      special: false\n", "      special: false\n    options:\n      protect: false\n", 1)
+	dir := project(t, map[string]string{"Pulumi.yaml": yamlProgram})
+	path := filepath.Join(dir, "Pulumi.yaml")
+	c := lsptest.Start(t, options())
+	c.Initialize(dir)
+	c.Open(path, text)
+	for _, tc := range []struct {
+		mark  string
+		at    int
+		wants []string
+	}{
+		{"prot\n", len("prot"), []string{"protect", "dependsOn", "ignoreChanges", "forEach"}},
+		{"    properties:\n      length", len("    prop"), []string{"properties", "options", "get", "type"}},
+		{"outputs:", len("out"), []string{"outputs", "resources", "variables", "config", "name", "runtime"}},
+		{"fn::\n", len("fn::"), []string{"fn::join", "fn::invoke", "fn::toJSON"}},
+		{"runtime: yaml", len("runtime: "), []string{"yaml", "hcl"}},
+	} {
+		var list lsp.CompletionList
+		c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, tc.mark, tc.at)), &list)
+		for _, want := range tc.wants {
+			if item(list, want) == nil {
+				t.Errorf("completing at %q: no %s in %v", tc.mark, want, labels(list))
+			}
+		}
+	}
+	for _, tc := range []struct{ mark, want string }{
+		{"random:RandomString", "`random:index/randomString:RandomString`\n\nA random string"},
+		{"protect:", "**protect**\n\nRefuse to delete the resource."},
+		{"resources:", "The program's resources, by name"},
+		{"  pet:", "resource \"pet\": `random:index/randomPet:RandomPet`"},
+	} {
+		var hover lsp.Hover
+		c.MustCall("textDocument/hover", lsptest.At(path, lsptest.Position(text, tc.mark, 3)), &hover)
+		if !strings.Contains(hover.Contents.Value, tc.want) {
+			t.Errorf("hover on %q: %q, want %q in it", tc.mark, hover.Contents.Value, tc.want)
+		}
+	}
+	c.Shutdown()
+}

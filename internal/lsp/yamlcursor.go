@@ -55,7 +55,9 @@ func yamlCursorAt(src []byte, off int) yamlCursor {
 	if col < content { // in the indentation: a key of a mapping at the cursor's column
 		content = col
 	}
-	if sep := keySeparator(line, content); sep >= 0 && col > sep {
+	// Right after a colon that ends the line, a key with colons may be
+	// being typed: fn::, aws:.
+	if sep := keySeparator(line, content); sep >= 0 && (col > sep+1 || col == sep+1 && col < len(line)) {
 		c.key = unquote(strings.TrimSpace(line[content:sep]))
 		vs := sep + 1 + len(line[sep+1:]) - len(strings.TrimLeft(line[sep+1:], " "))
 		c.start, c.end = ls+min(vs, col), ls+scalarEnd(line, vs)
