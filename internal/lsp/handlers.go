@@ -33,7 +33,7 @@ type view struct {
 // view returns what a request sees of the document uri; fresh says
 // whether it needs an analysis of the document as it is now, rather than
 // the newest one that could read the program.
-func (s *Server) view(ctx context.Context, uri string, fresh bool) (*view, error) {
+func (s *server) view(ctx context.Context, uri string, fresh bool) (*view, error) {
 	d, err := s.ws.documentOf(uri)
 	if err != nil {
 		return nil, err
@@ -51,22 +51,26 @@ func (s *Server) view(ctx context.Context, uri string, fresh bool) (*view, error
 	return v, nil
 }
 
-func (s *Server) completion(ctx context.Context, p *textDocumentPositionParams) (*CompletionList, error) {
+func (s *server) completion(ctx context.Context, p *textDocumentPositionParams) (*CompletionList, error) {
 	v, err := s.view(ctx, p.TextDocument.URI, false)
 	if err != nil {
 		return nil, err
 	}
 	off := v.d.text.offset(p.Position)
+	list := &CompletionList{}
 	switch languageOf(v.d.path) {
 	case "hcl":
-		return v.hclCompletion(off), nil
+		list = v.hclCompletion(off)
 	case "yaml":
-		return v.yamlCompletion(off), nil
+		list = v.yamlCompletion(off)
 	}
-	return &CompletionList{Items: []CompletionItem{}}, nil
+	if list.Items == nil {
+		list.Items = []CompletionItem{} // the protocol wants an array
+	}
+	return list, nil
 }
 
-func (s *Server) hover(ctx context.Context, p *textDocumentPositionParams) (*Hover, error) {
+func (s *server) hover(ctx context.Context, p *textDocumentPositionParams) (*Hover, error) {
 	v, err := s.view(ctx, p.TextDocument.URI, true)
 	if err != nil {
 		return nil, err
@@ -86,7 +90,7 @@ func (s *Server) hover(ctx context.Context, p *textDocumentPositionParams) (*Hov
 	return &Hover{Contents: *markdown(doc), Range: &rng}, nil
 }
 
-func (s *Server) definition(ctx context.Context, p *textDocumentPositionParams) (*Location, error) {
+func (s *server) definition(ctx context.Context, p *textDocumentPositionParams) (*Location, error) {
 	v, err := s.view(ctx, p.TextDocument.URI, true)
 	if err != nil || v.a == nil {
 		return nil, err
@@ -140,7 +144,7 @@ func (v *view) moduleSource(off int) *Location {
 	return nil
 }
 
-func (s *Server) documentSymbol(ctx context.Context, p *struct {
+func (s *server) documentSymbol(ctx context.Context, p *struct {
 	TextDocument textDocumentIdentifier `json:"textDocument"`
 }) ([]DocumentSymbol, error) {
 	v, err := s.view(ctx, p.TextDocument.URI, true)
@@ -211,7 +215,7 @@ func symbolDetail(n eval.Node) string {
 	return n.Declaration().Noun
 }
 
-func (s *Server) formatting(ctx context.Context, p *struct {
+func (s *server) formatting(ctx context.Context, p *struct {
 	TextDocument textDocumentIdentifier `json:"textDocument"`
 }) ([]TextEdit, error) {
 	d, err := s.ws.documentOf(p.TextDocument.URI)
@@ -237,7 +241,7 @@ func (s *Server) formatting(ctx context.Context, p *struct {
 var suggestion = regexp.MustCompile(`Did you mean ((?:"[^"]+"(?:, | or )?)+)\?`)
 var quotedName = regexp.MustCompile(`"([^"]+)"`)
 
-func (s *Server) codeAction(ctx context.Context, p *codeActionParams) ([]CodeAction, error) {
+func (s *server) codeAction(ctx context.Context, p *codeActionParams) ([]CodeAction, error) {
 	d, err := s.ws.documentOf(p.TextDocument.URI)
 	if err != nil {
 		return nil, err

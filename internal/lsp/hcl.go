@@ -11,22 +11,21 @@ import (
 // hclBlocks are the blocks of an HCL file, with the arguments and nested
 // blocks they take besides those of a schema.
 var hclBlocks = map[string]struct {
-	labels      int
 	doc         string
 	args, inner []string
 }{
-	"resource": {2, "A resource: its type (random_pet, or a type token) and its name.", []string{"count", "for_each", "depends_on", "provider"}, []string{"lifecycle", "pulumi"}},
-	"data":     {2, "A call of a provider function: its type and its name.", []string{"count", "for_each", "depends_on", "provider"}, nil},
-	"variable": {1, "An input of the stack, from its configuration.", []string{"type", "default", "description", "sensitive", "nullable"}, []string{"validation"}},
-	"output":   {1, "An output of the stack.", []string{"value", "description", "sensitive", "depends_on"}, nil},
-	"locals":   {0, "Named values.", nil, nil},
-	"module":   {1, "A call of a local module: a folder of *.hcl files.", []string{"source", "count", "for_each", "depends_on", "providers"}, []string{"pulumi"}},
-	"provider": {1, "A provider resource of a package; without an alias, the default one.", []string{"alias"}, []string{"pulumi"}},
-	"moved":    {0, "A former name of a resource, whose state it takes over.", []string{"from", "to"}, nil},
-	"import":   {0, "An existing resource to adopt.", []string{"to", "id"}, nil},
-	"removed":  {0, "A resource to forget rather than delete.", []string{"from"}, []string{"lifecycle"}},
-	"check":    {1, "Assertions, reported as warnings when false.", nil, []string{"assert"}},
-	"pulumi":   {0, "Package versions: required_providers.", nil, []string{"required_providers"}},
+	"resource": {"A resource: its type (random_pet, or a type token) and its name.", []string{"count", "for_each", "depends_on", "provider"}, []string{"lifecycle", "pulumi"}},
+	"data":     {"A call of a provider function: its type and its name.", []string{"count", "for_each", "depends_on", "provider"}, nil},
+	"variable": {"An input of the stack, from its configuration.", []string{"type", "default", "description", "sensitive", "nullable"}, []string{"validation"}},
+	"output":   {"An output of the stack.", []string{"value", "description", "sensitive", "depends_on"}, nil},
+	"locals":   {"Named values.", nil, nil},
+	"module":   {"A call of a local module: a folder of *.hcl files.", []string{"source", "count", "for_each", "depends_on", "providers"}, []string{"pulumi"}},
+	"provider": {"A provider resource of a package; without an alias, the default one.", []string{"alias"}, []string{"pulumi"}},
+	"moved":    {"A former name of a resource, whose state it takes over.", []string{"from", "to"}, nil},
+	"import":   {"An existing resource to adopt.", []string{"to", "id"}, nil},
+	"removed":  {"A resource to forget rather than delete.", []string{"from"}, []string{"lifecycle"}},
+	"check":    {"Assertions, reported as warnings when false.", nil, []string{"assert"}},
+	"pulumi":   {"Package versions: required_providers.", nil, []string{"required_providers"}},
 }
 
 // hclNested are the arguments of blocks nested in the blocks above.
@@ -39,45 +38,37 @@ var hclNested = map[string][]string{
 // hclCompletion completes an HCL program at byte offset off.
 func (v *view) hclCompletion(off int) *CompletionList {
 	c := hclCursorAt(v.d.text.src, off)
-	edit := Range{Start: v.d.text.position(c.start), End: v.d.text.position(off)}
-	list := &CompletionList{}
-	add := func(label string, kind int, detail, doc, text string) {
-		it := CompletionItem{Label: label, Kind: kind, Detail: detail, TextEdit: &TextEdit{Range: edit, NewText: text}}
-		if doc != "" {
-			it.Documentation = markdown(doc)
-		}
-		list.Items = append(list.Items, it)
-	}
+	out := &completions{edit: Range{Start: v.d.text.position(c.start), End: v.d.text.position(off)}}
 	switch {
 	case c.label == 0 && len(c.header) == 1 && (c.header[0] == "resource" || c.header[0] == "data"):
-		list.IsIncomplete = v.hclTypeCompletion(c.typed, c.header[0] == "data", add)
+		out.IsIncomplete = v.hclTypeCompletion(c.typed, c.header[0] == "data", out)
 	case c.label == 0 && len(c.header) == 1 && c.header[0] == "provider":
 		for name := range v.sch.loaded() {
-			add(name, kindModule, "package", "", name)
+			out.add(name, kindModule, "package", "", name)
 		}
 	case c.label >= 0 || c.inString:
 	case c.expr != nil:
 		if v.a != nil {
-			list.Items = v.a.exprCompletion(v.d.path, c.expr, Range{Start: v.d.text.position(c.expr.start), End: edit.End})
+			out.Items = v.a.exprCompletion(v.d.path, c.expr, Range{Start: v.d.text.position(c.expr.start), End: out.edit.End})
 		}
 		for _, val := range v.hclValues(c) {
-			add(val, kindValue, c.attr, "", val)
+			out.add(val, kindValue, c.attr, "", val)
 		}
 	case len(c.blocks) == 0:
 		for name, b := range hclBlocks {
-			add(name, kindKeyword, "block", b.doc, name)
+			out.add(name, kindKeyword, "block", b.doc, name)
 		}
 	default:
-		v.hclBodyCompletion(c, add)
+		v.hclBodyCompletion(c, out)
 	}
-	return list
+	return &out.CompletionList
 }
 
 // hclTypeCompletion completes the type label of a resource or data block:
 // Terraform-style names, or tokens once a colon is typed.
-func (v *view) hclTypeCompletion(typed string, data bool, add func(label string, kind int, detail, doc, text string)) bool {
+func (v *view) hclTypeCompletion(typed string, data bool, out *completions) bool {
 	if strings.Contains(typed, ":") {
-		return v.typeCompletion(typed, add)
+		return v.typeCompletion(typed, out)
 	}
 	pkgs := v.sch.loaded()
 	loading := false
@@ -103,7 +94,7 @@ func (v *view) hclTypeCompletion(typed string, data bool, add func(label string,
 			} else {
 				doc = pkg.Resources[tok].Description
 			}
-			add(name, kindClass, tok, doc, name)
+			out.add(name, kindClass, tok, doc, name)
 		}
 	}
 	return loading
@@ -111,15 +102,15 @@ func (v *view) hclTypeCompletion(typed string, data bool, add func(label string,
 
 // hclBodyCompletion completes the arguments and blocks of the block
 // around the cursor.
-func (v *view) hclBodyCompletion(c hclCursor, add func(label string, kind int, detail, doc, text string)) {
+func (v *view) hclBodyCompletion(c hclCursor, out *completions) {
 	outer := c.blocks[0]
 	b := hclBlocks[outer[0]]
 	if len(c.blocks) == 1 {
 		for _, a := range b.args {
-			add(a, kindKeyword, "meta-argument", "", a+" = ")
+			out.add(a, kindKeyword, "meta-argument", "", a+" = ")
 		}
 		for _, n := range b.inner {
-			add(n, kindKeyword, "block", "", n+" ")
+			out.add(n, kindKeyword, "block", "", n+" ")
 		}
 	}
 	inner := c.blocks[1:]
@@ -127,12 +118,12 @@ func (v *view) hclBodyCompletion(c hclCursor, add func(label string, kind int, d
 		switch name := inner[0][0]; {
 		case name == "pulumi" && outer[0] != "pulumi" && v.a != nil && v.a.prog != nil:
 			for _, o := range v.a.prog.Dialect.OptionNames {
-				add(o, kindKeyword, "option", "", o+" = ")
+				out.add(o, kindKeyword, "option", "", o+" = ")
 			}
 			return
 		case hclNested[name] != nil:
 			for _, a := range hclNested[name] {
-				add(a, kindKeyword, name, "", a+" = ")
+				out.add(a, kindKeyword, name, "", a+" = ")
 			}
 			return
 		}
@@ -141,7 +132,7 @@ func (v *view) hclBodyCompletion(c hclCursor, add func(label string, kind int, d
 	if t == nil {
 		if outer[0] == "module" && len(outer) == 2 {
 			for _, name := range v.moduleInputs(outer[1]) {
-				add(name, kindProperty, "module input", "", name+" = ")
+				out.add(name, kindProperty, "module input", "", name+" = ")
 			}
 		}
 		return
@@ -163,7 +154,7 @@ func (v *view) hclBodyCompletion(c hclCursor, add func(label string, kind int, d
 		if objectType(t.pkg, f.schema.TypeSpec) != nil || f.schema.Items != nil && objectType(t.pkg, *f.schema.Items) != nil {
 			text = f.name + " "
 		}
-		add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), text)
+		out.add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), text)
 	}
 }
 

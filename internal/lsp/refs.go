@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -119,13 +120,13 @@ func (a *analysis) exprCompletion(path string, ec *exprCursor, edit Range) []Com
 		p := refPath(n)
 		switch {
 		case p == nil:
-		case len(steps) < len(p) && equalSteps(p[:len(steps)], steps):
+		case len(steps) < len(p) && slices.Equal(p[:len(steps)], steps):
 			it := CompletionItem{Label: p[len(steps)], Kind: kindModule}
 			if len(steps) == len(p)-1 {
 				it = a.nodeItem(n, p[len(steps)])
 			}
 			add(it)
-		case len(steps) >= len(p) && equalSteps(steps[:len(p)], p):
+		case len(steps) >= len(p) && slices.Equal(steps[:len(p)], p):
 			for _, it := range a.attributes(n, steps[len(p):]) {
 				add(it)
 			}
@@ -148,18 +149,6 @@ func (a *analysis) exprCompletion(path string, ec *exprCursor, edit Range) []Com
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
 	return items
-}
-
-func equalSteps(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // nodeItem is the completion of a node's name.

@@ -26,9 +26,10 @@ type schemas struct {
 type schemaKey struct{ pkg, version, url string }
 
 type schemaEntry struct {
-	ready chan struct{} // closed when pkg and err are set
-	pkg   *schema.Package
-	err   error
+	started time.Time
+	ready   chan struct{} // closed when pkg and err are set
+	pkg     *schema.Package
+	err     error
 }
 
 func newSchemas(ctx context.Context, src eval.SchemaSource, done func(string, error)) *schemas {
@@ -42,7 +43,7 @@ func (s *schemas) entry(k schemaKey) *schemaEntry {
 	if e := s.entries[k]; e != nil {
 		return e
 	}
-	e := &schemaEntry{ready: make(chan struct{})}
+	e := &schemaEntry{started: time.Now(), ready: make(chan struct{})}
 	s.entries[k] = e
 	go func() {
 		e.pkg, e.err = eval.SchemaFrom(s.ctx, s.src, k.pkg, k.version, k.url)
@@ -54,13 +55,14 @@ func (s *schemas) entry(k schemaKey) *schemaEntry {
 	return e
 }
 
-// schemaWait bounds the wait of a request for a schema that is loading:
-// a built-in provider's is ready by then, a plugin's may take seconds.
+// schemaWait is how long after a schema starts loading requests wait for
+// it: a built-in provider's is ready by then, a plugin's may take seconds.
 const schemaWait = 300 * time.Millisecond
 
 // peek returns the schema of a package (at any version, the newest asked
-// for without one first), waiting a little for it when none is loaded yet;
-// nil when it is not loaded by then.
+// for without one first); when none is loaded yet, it waits until the
+// schema is, or until schemaWait after its load started, and returns nil
+// then.
 func (s *schemas) peek(pkg string) *schema.Package {
 	if pkg == "" {
 		return nil
@@ -88,7 +90,7 @@ func (s *schemas) peek(pkg string) *schema.Package {
 		}
 	}
 	e := s.entry(keys[0])
-	timer := time.NewTimer(schemaWait)
+	timer := time.NewTimer(time.Until(e.started.Add(schemaWait)))
 	defer timer.Stop()
 	select {
 	case <-e.ready:

@@ -48,8 +48,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	return s.loop()
 }
 
-// Server is a language server for Cairn's YAML and HCL programs.
-type Server struct {
+// server is a language server for Cairn's YAML and HCL programs.
+type server struct {
 	opts Options
 	ctx  context.Context
 	stop context.CancelFunc
@@ -64,7 +64,7 @@ type Server struct {
 	handlers    sync.WaitGroup
 }
 
-func newServer(ctx context.Context, c *conn, opts Options) *Server {
+func newServer(ctx context.Context, c *conn, opts Options) *server {
 	if opts.Delay <= 0 {
 		opts.Delay = 50 * time.Millisecond
 	}
@@ -73,13 +73,13 @@ func newServer(ctx context.Context, c *conn, opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(ctx)
-	s := &Server{opts: opts, ctx: ctx, stop: stop, conn: c, log: log, requests: map[string]context.CancelFunc{}}
+	s := &server{opts: opts, ctx: ctx, stop: stop, conn: c, log: log, requests: map[string]context.CancelFunc{}}
 	s.ws = newWorkspace(s)
 	return s
 }
 
 // close stops the checks under way and the plugins the server started.
-func (s *Server) close() {
+func (s *server) close() {
 	s.stop()
 	s.handlers.Wait()
 	s.ws.close()
@@ -87,7 +87,7 @@ func (s *Server) close() {
 
 // loop reads messages and handles them: notifications in order, requests
 // each on a goroutine of its own, so that a slow one delays no other.
-func (s *Server) loop() error {
+func (s *server) loop() error {
 	for {
 		m, err := s.conn.read()
 		var rerr *rpcError
@@ -111,7 +111,7 @@ func (s *Server) loop() error {
 	}
 }
 
-func (s *Server) exit() error {
+func (s *server) exit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.shutdown {
@@ -122,7 +122,7 @@ func (s *Server) exit() error {
 
 // request answers a request, on a goroutine of its own once the server is
 // initialized.
-func (s *Server) request(m *message) {
+func (s *server) request(m *message) {
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
@@ -166,7 +166,7 @@ func (s *Server) request(m *message) {
 
 // safely handles a request, turning a panic into an internal error: a
 // half-written document must never bring the server down.
-func (s *Server) safely(ctx context.Context, method string, params json.RawMessage) (result any, err *rpcError) {
+func (s *server) safely(ctx context.Context, method string, params json.RawMessage) (result any, err *rpcError) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("internal error", "method", method, "panic", p, "stack", string(debug.Stack()))
@@ -177,7 +177,7 @@ func (s *Server) safely(ctx context.Context, method string, params json.RawMessa
 }
 
 // handle answers a request.
-func (s *Server) handle(ctx context.Context, method string, params json.RawMessage) (any, *rpcError) {
+func (s *server) handle(ctx context.Context, method string, params json.RawMessage) (any, *rpcError) {
 	switch method {
 	case "textDocument/completion":
 		return call(ctx, params, s.completion)
@@ -213,7 +213,7 @@ func call[P, R any](ctx context.Context, raw json.RawMessage, f func(context.Con
 }
 
 // notification handles a notification, in the order they came.
-func (s *Server) notification(m *message) {
+func (s *server) notification(m *message) {
 	s.mu.Lock()
 	initialized := s.initialized
 	s.mu.Unlock()
@@ -272,7 +272,7 @@ func (s *Server) notification(m *message) {
 
 // initialize answers the client's first request with what the server can
 // do.
-func (s *Server) initialize(raw json.RawMessage) (any, *rpcError) {
+func (s *server) initialize(raw json.RawMessage) (any, *rpcError) {
 	var p initializeParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, errorf(codeInvalidParams, "invalid initialize parameters: %v", err)
@@ -301,6 +301,6 @@ func (s *Server) initialize(raw json.RawMessage) (any, *rpcError) {
 }
 
 // showMessage tells the user something outside any document.
-func (s *Server) showMessage(kind int, format string, args ...any) {
+func (s *server) showMessage(kind int, format string, args ...any) {
 	_ = s.conn.notify("window/showMessage", showMessageParams{Type: kind, Message: fmt.Sprintf(format, args...)})
 }

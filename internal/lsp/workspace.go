@@ -24,7 +24,7 @@ type document struct {
 
 // workspace holds the open documents and the projects they belong to.
 type workspace struct {
-	s *Server
+	s *server
 
 	mu       sync.Mutex
 	docs     map[string]*document // by path
@@ -32,7 +32,7 @@ type workspace struct {
 	missing  map[string]bool      // packages whose missing schema the user was told of
 }
 
-func newWorkspace(s *Server) *workspace {
+func newWorkspace(s *server) *workspace {
 	return &workspace{s: s, docs: map[string]*document{}, projects: map[string]*project{}, missing: map[string]bool{}}
 }
 

@@ -12,56 +12,61 @@ import (
 // yamlCompletion completes a YAML program at byte offset off.
 func (v *view) yamlCompletion(off int) *CompletionList {
 	c := yamlCursorAt(v.d.text.src, off)
-	edit := Range{Start: v.d.text.position(c.start), End: v.d.text.position(off)}
-	list := &CompletionList{}
+	out := &completions{edit: Range{Start: v.d.text.position(c.start), End: v.d.text.position(off)}}
 	if c.expr != nil {
 		if v.a != nil {
-			edit.Start = v.d.text.position(c.expr.start)
-			list.Items = v.a.exprCompletion(v.d.path, c.expr, edit)
+			out.edit.Start = v.d.text.position(c.expr.start)
+			out.Items = v.a.exprCompletion(v.d.path, c.expr, out.edit)
 		}
-		return list
+		return &out.CompletionList
 	}
 	// A key typed on a line of its own gets its colon.
-	suffix := ""
 	if c.inKey && !strings.Contains(string(v.d.text.src[off:v.d.text.lineEnd(v.d.text.position(off).Line)]), ":") {
-		suffix = ": "
-	}
-	add := func(label string, kind int, detail, doc, text string) {
-		it := CompletionItem{Label: label, Kind: kind, Detail: detail, TextEdit: &TextEdit{Range: edit, NewText: text}}
-		if doc != "" {
-			it.Documentation = markdown(doc)
-		}
-		list.Items = append(list.Items, it)
-	}
-	keys := func(path []string) {
-		for _, k := range projectSchema.at(path).keys() {
-			if len(path) == 0 && !v.topLevelKey(k.name) {
-				continue
-			}
-			add(k.name, kindProperty, "", k.schema.describe(), k.name+suffix)
-		}
+		out.suffix = ": "
 	}
 	p := c.path
 	switch {
 	case len(p) >= 2 && p[0] == "resources":
-		v.resourceCompletion(list, c, p[1], p[2:], add, suffix)
+		v.resourceCompletion(out, c, p[1], p[2:])
 	case c.inKey && len(p) == 1 && p[0] == "config":
 		for _, name := range v.configKeys() {
-			add(name, kindConstant, "provider configuration", "", name+suffix)
+			out.add(name, kindConstant, "provider configuration", "", name+out.suffix)
 		}
 	case c.inKey:
-		keys(p)
+		for _, k := range projectSchema.at(p).keys() {
+			if len(p) > 0 || v.topLevelKey(k.name) {
+				out.add(k.name, kindProperty, "", k.schema.describe(), k.name+out.suffix)
+			}
+		}
 	default:
 		for _, val := range projectSchema.at(append(p, c.key)).enum() {
-			add(val, kindValue, "", "", val)
+			out.add(val, kindValue, "", "", val)
 		}
 	}
 	if c.inKey && len(p) >= 2 && (p[0] == "variables" || p[0] == "outputs" || p[0] == "resources" && len(p) >= 3 && p[2] == "properties") {
 		for _, name := range yaml.BuiltinNames() {
-			add(name, kindFunction, "builtin", "", name+suffix)
+			out.add(name, kindFunction, "builtin", "", name+out.suffix)
 		}
 	}
-	return list
+	return &out.CompletionList
+}
+
+// completions collects the items of a completion list; each replaces the
+// range edit (what is typed of it), and the keys of YAML mappings get the
+// suffix ": " when they end their line.
+type completions struct {
+	CompletionList
+	edit   Range
+	suffix string
+}
+
+// add adds an item that inserts text.
+func (c *completions) add(label string, kind int, detail, doc, text string) {
+	it := CompletionItem{Label: label, Kind: kind, Detail: detail, TextEdit: &TextEdit{Range: c.edit, NewText: text}}
+	if doc != "" {
+		it.Documentation = markdown(doc)
+	}
+	c.Items = append(c.Items, it)
 }
 
 // topLevelKey reports whether a top-level key may be written in the
@@ -79,23 +84,23 @@ func (v *view) topLevelKey(name string) bool {
 
 // resourceCompletion completes inside the declaration of the resource
 // name, at rest below it.
-func (v *view) resourceCompletion(list *CompletionList, c yamlCursor, name string, rest []string, add func(label string, kind int, detail, doc, text string), suffix string) {
+func (v *view) resourceCompletion(out *completions, c yamlCursor, name string, rest []string) {
 	path := append([]string{"resources", name}, rest...)
 	switch {
 	case len(rest) == 0 && !c.inKey && c.key == "type":
-		list.IsIncomplete = v.typeCompletion(c.typed, add)
+		out.IsIncomplete = v.typeCompletion(c.typed, out)
 	case len(rest) >= 1 && rest[0] == "properties":
 		tok := v.resourceTypeOf(name)
 		t := v.sch.resourceType(tok)
 		if t == nil {
-			list.IsIncomplete = v.sch.pending(resource.TypePackage(tok))
+			out.IsIncomplete = v.sch.pending(resource.TypePackage(tok))
 			return
 		}
 		props := rest[1:]
 		if !c.inKey {
 			if p, _ := lookupProperty(t.pkg, t.inputs, t.required, append(props, c.key), nil); p != nil {
 				for _, val := range values(t.pkg, p.schema.TypeSpec) {
-					add(val, kindValue, p.name, "", val)
+					out.add(val, kindValue, p.name, "", val)
 				}
 			}
 			return
@@ -109,11 +114,11 @@ func (v *view) resourceCompletion(list *CompletionList, c yamlCursor, name strin
 			fields = fieldsOf(t.pkg, p.schema.TypeSpec, nil)
 		}
 		for _, f := range fields {
-			add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), f.name+suffix)
+			out.add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), f.name+out.suffix)
 		}
 	case c.inKey:
 		for _, k := range projectSchema.at(path).keys() {
-			add(k.name, kindProperty, "", k.schema.describe(), k.name+suffix)
+			out.add(k.name, kindProperty, "", k.schema.describe(), k.name+out.suffix)
 		}
 	case len(rest) >= 1 && rest[0] == "options" && referenceOption(c.key, rest):
 		if v.a == nil || v.a.prog == nil {
@@ -121,12 +126,12 @@ func (v *view) resourceCompletion(list *CompletionList, c yamlCursor, name strin
 		}
 		for _, n := range v.a.prog.Root.Nodes {
 			if r, ok := n.(*eval.Resource); ok && r.Name != name {
-				add("${"+r.Name+"}", kindClass, r.Type, "", "${"+r.Name+"}")
+				out.add("${"+r.Name+"}", kindClass, r.Type, "", "${"+r.Name+"}")
 			}
 		}
 	default:
 		for _, val := range projectSchema.at(append(path, c.key)).enum() {
-			add(val, kindValue, "", "", val)
+			out.add(val, kindValue, "", "", val)
 		}
 	}
 }
@@ -144,7 +149,7 @@ func referenceOption(key string, rest []string) bool {
 
 // typeCompletion completes a type token from the loaded schemas; it
 // reports whether the schema of the package typed is still loading.
-func (v *view) typeCompletion(typed string, add func(label string, kind int, detail, doc, text string)) bool {
+func (v *view) typeCompletion(typed string, out *completions) bool {
 	pkgs := v.sch.loaded()
 	loading := false
 	if name, _, ok := strings.Cut(typed, ":"); ok && pkgs[name] == nil {
@@ -163,7 +168,7 @@ func (v *view) typeCompletion(typed string, add func(label string, kind int, det
 			if t != nil {
 				doc = t.description
 			}
-			add(tok, kindClass, pkg.Name, doc, tok)
+			out.add(tok, kindClass, pkg.Name, doc, tok)
 		}
 	}
 	return loading
