@@ -1,8 +1,13 @@
 package lsp
 
 import (
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/eval"
@@ -25,7 +30,9 @@ func (v *view) yamlCompletion(off int) *CompletionList {
 		out.suffix = ": "
 	}
 	p := c.path
-	switch {
+	switch i := slices.Index(p, "fn::invoke"); {
+	case i >= 0:
+		v.invokeCompletion(out, c, off, p[i+1:])
 	case len(p) >= 2 && p[0] == "resources":
 		v.resourceCompletion(out, c, p[1], p[2:])
 	case c.inKey && len(p) == 1 && p[0] == "config":
@@ -134,6 +141,68 @@ func (v *view) resourceCompletion(out *completions, c yamlCursor, name string, r
 			out.add(val, kindValue, "", "", val)
 		}
 	}
+}
+
+// invokeFields are the fields of fn::invoke.
+var invokeFields = map[string]string{
+	"function":  "The token of the function to call: <package>:<module>:<function>.",
+	"arguments": "The function's arguments, as its schema names them.",
+	"options":   "provider, parent, dependsOn, version and pluginDownloadURL of the call.",
+	"return":    "The name of the one result to return, rather than all of them.",
+}
+
+// invokeCompletion completes inside fn::invoke, at rest below it: its
+// fields, the tokens of functions and their arguments.
+func (v *view) invokeCompletion(out *completions, c yamlCursor, off int, rest []string) {
+	switch {
+	case len(rest) == 0 && c.inKey:
+		for name, doc := range invokeFields {
+			out.add(name, kindProperty, "", doc, name+out.suffix)
+		}
+	case len(rest) == 0 && c.key == "function":
+		for _, pkg := range v.sch.loaded() {
+			for _, tok := range pkg.FunctionTokens() {
+				if matchesToken(tok, c.typed) {
+					out.add(tok, kindFunction, pkg.Name, pkg.Functions[tok].Description, tok)
+				}
+			}
+		}
+	case len(rest) == 1 && rest[0] == "arguments" && c.inKey && v.a != nil:
+		t := v.sch.function(v.a.invokeAt(v.d.path, off))
+		if t == nil {
+			return
+		}
+		for _, f := range properties(t.inputs, t.required, nil) {
+			out.add(f.name, kindProperty, typeLabel(t.pkg, f.schema.TypeSpec), propertyDoc(t.pkg, f), f.name+out.suffix)
+		}
+	}
+}
+
+// invokeAt returns the token of the function the fn::invoke around byte
+// offset off of the file at path calls, or "".
+func (a *analysis) invokeAt(path string, off int) string {
+	token := ""
+	for _, s := range a.scopes() {
+		for _, n := range s.Nodes {
+			for _, e := range n.Expressions() {
+				se, ok := e.(hclsyntax.Expression)
+				if !ok {
+					continue
+				}
+				_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+					call, ok := n.(*hclsyntax.FunctionCallExpr)
+					if !ok || call.Name != eval.InvokeFunction || len(call.Args) == 0 || a.path(call.Range().Filename) != path || !contains(call.Range(), off) {
+						return nil
+					}
+					if v, diags := call.Args[0].Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+						token = v.AsString()
+					}
+					return nil
+				})
+			}
+		}
+	}
+	return token
 }
 
 // referenceOption reports whether an option takes resources.

@@ -241,3 +241,32 @@ func TestYAMLStructure(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestYAMLInvoke checks the completion of fn::invoke: its fields, the
+// tokens of functions and their arguments.
+func TestYAMLInvoke(t *testing.T) {
+	text := yamlProgram + "variables:\n  outs:\n    fn::invoke:\n      function: pulumi:pulumi:readStackOutputs\n      arguments:\n        na\n      \n"
+	dir := project(t, map[string]string{"Pulumi.yaml": yamlProgram})
+	path := filepath.Join(dir, "Pulumi.yaml")
+	c := lsptest.Start(t, options())
+	c.Initialize(dir)
+	c.Open(path, text)
+	for _, tc := range []struct {
+		mark  string
+		at    int
+		wants []string
+	}{
+		{"function: pulumi:pulumi:read", len("function: pulumi:pulumi:read"), []string{"pulumi:pulumi:readStackOutputs"}},
+		{"        na\n", len("        na"), []string{"name"}},
+		{"        na\n      \n", len("        na\n      "), []string{"function", "arguments", "return"}},
+	} {
+		var list lsp.CompletionList
+		c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, tc.mark, tc.at)), &list)
+		for _, want := range tc.wants {
+			if item(list, want) == nil {
+				t.Errorf("completing at %q: no %s in %v", tc.mark, want, labels(list))
+			}
+		}
+	}
+	c.Shutdown()
+}
