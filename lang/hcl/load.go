@@ -75,6 +75,9 @@ type loader struct {
 }
 
 func newLoader(root string, opts Options) *loader {
+	if opts.ReadFile == nil {
+		opts.ReadFile = os.ReadFile
+	}
 	return &loader{root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
 		versions: map[string]*eval.ResourceOptions{}}
 }
@@ -89,11 +92,7 @@ func (l *loader) readDir(dir string) []*hcl.File {
 		if rel, err := filepath.Rel(l.root, p); err == nil {
 			name = filepath.ToSlash(rel)
 		}
-		readFile := os.ReadFile
-		if l.opts.ReadFile != nil {
-			readFile = l.opts.ReadFile
-		}
-		src, err := readFile(p)
+		src, err := l.opts.ReadFile(p)
 		if err != nil {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 			continue

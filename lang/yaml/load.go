@@ -38,6 +38,9 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 		dir = abs
 	}
 	l := &loader{dir: dir, files: map[string]*hcl.File{}, readFile: opts.ReadFile}
+	if l.readFile == nil {
+		l.readFile = os.ReadFile
+	}
 	projFile := l.first(dir, "Pulumi.yaml", "Pulumi.yml")
 	if projFile == "" {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No project file",
@@ -81,7 +84,7 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 type loader struct {
 	dir      string
 	files    map[string]*hcl.File
-	readFile func(string) ([]byte, error) // nil: os.ReadFile
+	readFile func(string) ([]byte, error)
 	p        parser
 }
 
@@ -103,11 +106,7 @@ func (l *loader) read(path string) *node {
 	if rel, err := filepath.Rel(l.dir, path); err == nil {
 		name = rel
 	}
-	readFile := os.ReadFile
-	if l.readFile != nil {
-		readFile = l.readFile
-	}
-	src, err := readFile(path)
+	src, err := l.readFile(path)
 	if err != nil {
 		l.p.diags = append(l.p.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 		return nil
