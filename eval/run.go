@@ -59,6 +59,13 @@ func (p *Program) Check(ctx context.Context, project string, config map[string]r
 	return SortDiagnostics(diags)
 }
 
+// Analyze returns the diagnostics of the program itself, whatever stack
+// runs it: Check without the configuration's (unknown names, cycles and
+// schema type errors), for editors, which have no stack.
+func (p *Program) Analyze(ctx context.Context) hcl.Diagnostics {
+	return SortDiagnostics(p.analyze(ctx).diags)
+}
+
 // analysis is what is known of a program before it runs; it is computed
 // once per Program.
 type analysis struct {

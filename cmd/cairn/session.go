@@ -36,13 +36,9 @@ type session struct {
 // backend.
 func newSession(c *cli.Context, needProject bool) (*session, error) {
 	s := &session{c: c, stdin: c.App.Reader, stdout: c.App.Writer, stderr: c.App.ErrWriter}
-	s.home = os.Getenv("CAIRN_HOME")
-	if s.home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return nil, fmt.Errorf("cannot find a home directory for Cairn's files; set CAIRN_HOME: %w", err)
-		}
-		s.home = filepath.Join(h, ".cairn")
+	var err error
+	if s.home, err = cairnHome(); err != nil {
+		return nil, err
 	}
 	s.cwd = global(c, "cwd")
 	if s.cwd == "" {
@@ -64,6 +60,18 @@ func newSession(c *cli.Context, needProject bool) (*session, error) {
 	}
 	s.backend = b
 	return s, nil
+}
+
+// cairnHome returns where Cairn keeps its files: $CAIRN_HOME, or ~/.cairn.
+func cairnHome() (string, error) {
+	if home := os.Getenv("CAIRN_HOME"); home != "" {
+		return home, nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a home directory for Cairn's files; set CAIRN_HOME: %w", err)
+	}
+	return filepath.Join(h, ".cairn"), nil
 }
 
 func (s *session) warn(msg string) { fmt.Fprintln(s.stderr, "warning:", msg) }

@@ -34,6 +34,9 @@ type Options struct {
 	// providers, parameterized with their source address and version
 	// constraints; empty: requirements of Terraform providers are errors.
 	TerraformProviders string
+	// ReadFile, when set, reads the program's files instead of
+	// os.ReadFile: an editor's unsaved buffers, say.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // dialect is how HCL names the parts of a resource, for hints.
@@ -91,6 +94,9 @@ type loader struct {
 }
 
 func newLoader(project, root string, opts Options) *loader {
+	if opts.ReadFile == nil {
+		opts.ReadFile = os.ReadFile
+	}
 	return &loader{project: project, root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
 		versions: map[string]*eval.ResourceOptions{}}
 }
@@ -105,7 +111,7 @@ func (l *loader) readDir(dir string) []*hcl.File {
 		if rel, err := filepath.Rel(l.project, p); err == nil {
 			name = filepath.ToSlash(rel)
 		}
-		src, err := os.ReadFile(p)
+		src, err := l.opts.ReadFile(p)
 		if err != nil {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 			continue

@@ -60,6 +60,10 @@ func typeName(token string) string {
 	return pkg + "_" + name
 }
 
+// TypeName returns the Terraform-style name a program may give a type
+// token: random_pet for random:index/randomPet:RandomPet.
+func TypeName(token string) string { return typeName(token) }
+
 // closest returns up to n of the candidates nearest to name by edit
 // distance, nearest first, leaving out those too far to be a likely typo.
 func closest(name string, candidates []string, n int) []string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -64,6 +65,17 @@ func init() {
 }
 
 const builtinPrefix = "fn::"
+
+// BuiltinNames returns the fn:: builtins as they are spelled, fn::invoke
+// among them, in name order.
+func BuiltinNames() []string {
+	out := make([]string, 0, len(builtins))
+	for _, b := range builtins {
+		out = append(out, builtinPrefix+b.name)
+	}
+	sort.Strings(out)
+	return out
+}
 
 func hasBuiltinPrefix(key string) bool {
 	return len(key) >= len(builtinPrefix) && strings.EqualFold(key[:len(builtinPrefix)], builtinPrefix)

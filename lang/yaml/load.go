@@ -17,6 +17,9 @@ type Options struct {
 	// Schemas provides package schemas, to resolve short type tokens and
 	// check properties before the program runs; nil skips both.
 	Schemas eval.SchemaSource
+	// ReadFile, when set, reads the project's files instead of
+	// os.ReadFile: an editor's unsaved buffers, say.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // dialect is how YAML names the parts of a resource, for hints.
@@ -36,7 +39,10 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	l := &loader{dir: dir, files: map[string]*hcl.File{}}
+	l := &loader{dir: dir, files: map[string]*hcl.File{}, readFile: opts.ReadFile}
+	if l.readFile == nil {
+		l.readFile = os.ReadFile
+	}
 	projFile := l.first(dir, "Pulumi.yaml", "Pulumi.yml")
 	if projFile == "" {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No project file",
@@ -114,9 +120,10 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 
 // loader reads the files of a project.
 type loader struct {
-	dir   string
-	files map[string]*hcl.File
-	p     parser
+	dir      string
+	files    map[string]*hcl.File
+	readFile func(string) ([]byte, error)
+	p        parser
 }
 
 // first returns the first of the names that exists in dir.
@@ -137,7 +144,7 @@ func (l *loader) read(path string) *node {
 	if rel, err := filepath.Rel(l.dir, path); err == nil {
 		name = rel
 	}
-	src, err := os.ReadFile(path)
+	src, err := l.readFile(path)
 	if err != nil {
 		l.p.diags = append(l.p.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 		return nil
