@@ -259,7 +259,7 @@ func (u *unit) analyze(ctx context.Context, gen int) *analysis {
 	src := u.p.schemas.source(ctx)
 	hclOpts := langhcl.Options{Schemas: src, DeclarePackage: u.p.host.AddPackage, ReadFile: read, TerraformProviders: tfplugin.Name}
 	if u.p.file != nil {
-		hclOpts.Project, hclOpts.ProgramDir = u.p.file.Name, u.p.file.ProgramDir()
+		hclOpts.Project = u.p.file.Name
 	}
 	switch u.kind {
 	case unitNone:
@@ -268,6 +268,9 @@ func (u *unit) analyze(ctx context.Context, gen int) *analysis {
 	case unitYAMLProgram:
 		a.prog, a.diags = yaml.Load(u.path, yaml.Options{Schemas: src, ReadFile: read})
 	case unitHCLProgram, unitHCLFolder:
+		if u.kind == unitHCLProgram && u.p.file != nil {
+			hclOpts.ProgramDir = u.p.file.ProgramDir()
+		}
 		a.prog, a.diags = langhcl.Load(u.path, hclOpts)
 	case unitYAMLFile, unitHCLFile:
 		a.root = filepath.Dir(u.path)
