@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/policy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/eval"
 	langpolicy "github.com/cairn-iac/cairn/lang/policy"
 	"github.com/cairn-iac/cairn/plugins/analyzer"
@@ -33,8 +34,15 @@ func (r *operation) analyzers() ([]policy.Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Packs read the stack's configuration, as Pulumi gives it to them.
+	config, secretKeys, err := provider.ConfigStrings(r.opts.Config)
+	if err != nil {
+		closeAll(packs)
+		return nil, err
+	}
 	for i, path := range paths {
 		opts := analyzer.Options{Stack: r.s.stack, Project: r.s.project.Name, DryRun: r.kind == opPreview,
+			Config: config, SecretKeys: secretKeys,
 			Diag: r.relay.diag, Dirs: locate.DefaultDirs(), Log: r.s.pluginLog(), StartTimeout: start}
 		if i < len(confs) {
 			if opts.Policies, err = analyzer.ReadConfig(confs[i]); err != nil {

@@ -75,12 +75,16 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgserver":     pgServerCmd,
 			"pgrestart":    pgRestartCmd,
 			"pgsql":        pgSQLCmd,
+			"nodemodules":  nodeModulesCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
 			e.Setenv("NO_COLOR", "1")
 			e.Values["pgserver"] = new(*pgtest.Server)
+			if err := goEnv(e); err != nil {
+				return err
+			}
 			if pg == nil {
 				return nil
 			}
@@ -91,8 +95,11 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			return err
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "postgres" {
+			switch cond {
+			case "postgres":
 				return pg != nil, nil
+			case "nodejs":
+				return nodejsCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
