@@ -31,7 +31,7 @@ func readGoMod(dir string) (*goMod, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := modfile.ParseLax(p, b, nil)
+	f, err := modfile.Parse(p, b, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (m *goMod) packages() ([]*pulumirpc.PackageDependency, error) {
 			return nil, fmt.Errorf("the module %s holds a pulumi-plugin.json that does not name its plugin", r.path)
 		}
 		version := r.version
-		if module.IsPseudoVersion(version) {
+		if p.Version == "" && module.IsPseudoVersion(version) {
 			if version, err = module.PseudoVersionBase(version); err != nil || version == "" {
 				continue // no release to fetch a plugin of
 			}
