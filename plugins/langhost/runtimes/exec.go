@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ func (o Options) run(ctx context.Context, lang string, cmd *exec.Cmd, env []stri
 	case errors.As(err, &exit) && exit.ExitCode() == loggedError:
 		return &pulumirpc.RunResponse{Bail: true}
 	case errors.As(err, &exit):
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("%s %s%s", cmd.Args[0], exit, tail.describe())}
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("%s: %s%s", filepath.Base(cmd.Path), exit, tail.describe())}
 	}
 	return &pulumirpc.RunResponse{Error: fmt.Sprintf("starting %s: %v", cmd.Path, err)}
 }

@@ -87,10 +87,14 @@ func packageManager(dir string) string {
 }
 
 // RequiredPackages lists the provider plugins of the packages in the
-// program's node_modules whose package.json marks them as Pulumi resource
-// packages.
+// program's node_modules (the nearest one up from its folder) whose
+// package.json marks them as Pulumi resource packages.
 func (n NodeJS) RequiredPackages(_ context.Context, info *pulumirpc.ProgramInfo) ([]*pulumirpc.PackageDependency, error) {
-	return nodePackages(filepath.Join(info.GetProgramDirectory(), "node_modules"))
+	nm, ok := searchUp(info.GetProgramDirectory(), "node_modules")
+	if !ok {
+		return nil, nil
+	}
+	return nodePackages(nm)
 }
 
 // Run runs the program with the SDK's runner, @pulumi/pulumi/cmd/run, which
@@ -182,7 +186,7 @@ func (n NodeJS) PolicyPack(dir string, options map[string]any, stack PolicyPackS
 	if err != nil {
 		return "", nil, nil, err
 	}
-	env = append(env[:1], opts.env()...)
+	env = append(env, opts.env()...)
 	for k, v := range map[string]string{"ORGANIZATION": stack.Organization, "PROJECT": stack.Project, "STACK": stack.Stack} {
 		if v != "" {
 			env = append(env, "PULUMI_NODEJS_"+k+"="+v)
