@@ -150,7 +150,7 @@ func findBinary(dir, name string) (string, error) {
 func goTool() (string, error) {
 	p, err := exec.LookPath("go")
 	if err != nil {
-		return "", errors.New("Cairn's Go language host needs go on PATH to build the program: install Go, " +
+		return "", errors.New("the Go language host built into Cairn needs go on PATH to build the program: install Go, " +
 			"or build the program yourself and name it with the runtime option binary")
 	}
 	return p, nil

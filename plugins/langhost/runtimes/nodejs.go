@@ -201,7 +201,7 @@ func (n NodeJS) PolicyPack(dir string, options map[string]any, stack PolicyPackS
 func Node() (string, error) {
 	p, err := exec.LookPath("node")
 	if err != nil {
-		return "", errors.New("Cairn's Node.js language host needs node on PATH: install Node.js (with npm), " +
+		return "", errors.New("the Node.js language host built into Cairn needs node on PATH: install Node.js (with npm), " +
 			"or set CAIRN_LANGUAGE_HOST=pulumi to use Pulumi's pulumi-language-nodejs")
 	}
 	return p, nil

@@ -55,7 +55,7 @@ func (o pythonOptions) python(root string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", errors.New("Cairn's Python language host needs python3 on PATH: install Python, " +
+	return "", errors.New("the Python language host built into Cairn needs python3 on PATH: install Python, " +
 		"or set CAIRN_LANGUAGE_HOST=pulumi to use Pulumi's pulumi-language-python")
 }
 

@@ -167,3 +167,21 @@ func TestRuntimeOptionsAreChecked(t *testing.T) {
 		}
 	}
 }
+
+func TestMissingToolIsNamed(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, tc := range []struct {
+		h    Host
+		want string
+	}{
+		{NodeJS{}, "needs node on PATH: install Node.js (with npm), or set CAIRN_LANGUAGE_HOST=pulumi"},
+		{Go{}, "needs go on PATH to build the program: install Go, or build the program yourself and name it with the runtime option binary"},
+		{Python{}, "needs python3 on PATH: install Python, or set CAIRN_LANGUAGE_HOST=pulumi"},
+	} {
+		dir := t.TempDir()
+		_, err := tc.h.Run(context.Background(), &pulumirpc.RunRequest{Info: info(t, dir, nil), Pwd: dir})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%T: got %v, want %q", tc.h, err, tc.want)
+		}
+	}
+}
