@@ -1,12 +1,13 @@
 GO ?= go
 
-.PHONY: test race build vet fmt bench demo docs
+.PHONY: test race build vet fmt bench demo docs nodejs-deps
 
 # test runs the whole suite: formatting, vet and every test. Tests that check
-# Cairn against Pulumi's own binaries skip without them (go test shows no
-# skips unless verbose), so it first says which are missing.
+# Cairn against Pulumi's own binaries, or need node, skip without them (go
+# test shows no skips unless verbose), so it first says which are missing;
+# CAIRN_REQUIRE_LANGUAGES=1 makes the language tests fail instead.
 EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm
-test: fmt vet
+test: fmt vet nodejs-deps
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
 		echo "SKIPPED: $$b is not on PATH, so the tests that check Cairn against it will skip"; done
 	$(GO) test ./...
@@ -20,6 +21,17 @@ race:
 
 build:
 	$(GO) build -o bin/cairn ./cmd/cairn
+
+# nodejs-deps installs the pinned npm packages that the Node.js, TypeScript,
+# dynamic provider and policy pack tests run with (testdata/nodejs), when
+# npm is there and they are missing or older than their lock file.
+NODE_DEPS = testdata/nodejs/node_modules/.package-lock.json
+nodejs-deps:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(NODE_DEPS); \
+	else echo "SKIPPED: npm is not on PATH, so the Node.js language tests will skip"; fi
+
+$(NODE_DEPS): testdata/nodejs/package.json testdata/nodejs/package-lock.json
+	cd testdata/nodejs && npm ci --no-audit --no-fund --loglevel=error
 
 vet:
 	$(GO) vet ./...

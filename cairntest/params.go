@@ -154,7 +154,8 @@ func setup(e *testscript.Env, project, cairn string, skip []string) error {
 // copyProject copies the project's files into dst, leaving out what is the
 // user's own (dot folders such as .git and .cairn, and stack configuration
 // Pulumi.<stack>.yaml, salted for the user's passphrase), the scenario
-// folders, and files the scenario itself provides.
+// folders, and files the scenario itself provides. Installed npm packages
+// (node_modules) are linked, not copied, and so are symbolic links.
 func copyProject(dst, project string, skip []string) error {
 	return filepath.WalkDir(project, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -175,6 +176,13 @@ func copyProject(dst, project string, skip []string) error {
 			return filepath.SkipDir
 		case leaveOut:
 			return nil
+		case name == "node_modules" && d.IsDir():
+			if err := link(filepath.Join(dst, rel), path); err != nil {
+				return err
+			}
+			return filepath.SkipDir
+		case d.Type()&fs.ModeSymlink != 0:
+			return link(filepath.Join(dst, rel), path)
 		case d.IsDir():
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
@@ -192,6 +200,19 @@ func copyProject(dst, project string, skip []string) error {
 		}
 		return os.WriteFile(target, data, info.Mode().Perm())
 	})
+}
+
+// link makes dst a symbolic link to what path is, unless the scenario
+// provides dst.
+func link(dst, path string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	return os.Symlink(target, dst)
 }
 
 // stackConfig reports whether a file name is that of a stack's

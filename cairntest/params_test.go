@@ -56,3 +56,29 @@ func TestCopyProject(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyProjectLinksNodeModules checks that a scenario's copy links the
+// project's installed npm packages and its symbolic links instead of
+// copying them.
+func TestCopyProjectLinksNodeModules(t *testing.T) {
+	project, dst := t.TempDir(), t.TempDir()
+	pkg := filepath.Join(project, "node_modules", "left-pad", "package.json")
+	if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pkg, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("node_modules/left-pad", filepath.Join(project, "pad")); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyProject(dst, project, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"node_modules": filepath.Join(project, "node_modules"), "pad": filepath.Join(project, "node_modules", "left-pad")} {
+		got, err := os.Readlink(filepath.Join(dst, name))
+		if want, _ = filepath.EvalSymlinks(want); err != nil || got != want {
+			t.Errorf("%s links to %q (%v), want %q", name, got, err, want)
+		}
+	}
+}

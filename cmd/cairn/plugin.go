@@ -17,6 +17,8 @@ import (
 	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/install"
+	"github.com/cairn-iac/cairn/plugins/langhost"
+	"github.com/cairn-iac/cairn/plugins/langhost/runtimes"
 	"github.com/cairn-iac/cairn/plugins/serve"
 )
 
@@ -109,8 +111,21 @@ func pluginList(c *cli.Context) error {
 		}
 		out = append(out, entry{e.Pkg, string(locate.Resource), e.Version, string(e.Source), size, e.Path, e.Isolated, e.Active})
 	}
-	for _, c := range locate.DefaultDirs().All(locate.Language) {
-		out = append(out, entry{c.Name, string(c.Kind), c.Version, string(host.SourcePlugin), locate.Size(c), c.Path, false, false})
+	// Language hosts: Cairn's own, and Pulumi's found on disk; the one
+	// that runs each runtime's programs is marked (CAIRN_LANGUAGE_HOST).
+	dirs := locate.DefaultDirs()
+	active := map[string]string{}
+	for _, rt := range runtimes.Names {
+		choice, err := langhost.Choose(rt, dirs)
+		if err == nil {
+			active[rt] = choice.Path
+		}
+		tool, _ := runtimes.Tool(rt)
+		out = append(out, entry{Package: rt, Kind: string(locate.Language), Source: string(host.SourceBuiltin), Path: tool, Active: err == nil && choice.BuiltIn})
+	}
+	for _, c := range dirs.All(locate.Language) {
+		path, ok := active[c.Name]
+		out = append(out, entry{c.Name, string(c.Kind), c.Version, string(host.SourcePlugin), locate.Size(c), c.Path, false, ok && path == c.Path})
 	}
 	if c.Bool("json") {
 		return writeJSON(s.stdout, out)

@@ -5,6 +5,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/policy"
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/internal/locate"
 	langpolicy "github.com/cairn-iac/cairn/lang/policy"
@@ -36,8 +37,15 @@ func (r *operation) analyzers() ([]policy.Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Packs read the stack's configuration, as Pulumi gives it to them.
+	config, secretKeys, err := provider.ConfigStrings(r.opts.Config)
+	if err != nil {
+		closeAll(packs)
+		return nil, err
+	}
 	for i, path := range paths {
 		opts := analyzer.Options{Stack: r.s.stack, Project: r.s.project.Name, DryRun: r.kind == opPreview,
+			Config: config, SecretKeys: secretKeys,
 			Diag: r.relay.diag, Dirs: locate.DefaultDirs(), Log: r.s.pluginLog(), StartTimeout: start}
 		if i < len(confs) {
 			if opts.Policies, err = analyzer.ReadConfig(confs[i]); err != nil {

@@ -82,12 +82,16 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgrestart":    pgRestartCmd,
 			"pgsql":        pgSQLCmd,
 			"tfprovider":   tfProviderCmd,
+			"nodemodules":  nodeModulesCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
 			e.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
 			e.Setenv("NO_COLOR", "1")
 			e.Values["pgserver"] = new(*pgtest.Server)
+			if err := goEnv(e); err != nil {
+				return err
+			}
 			if pg == nil {
 				return nil
 			}
@@ -98,8 +102,11 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			return err
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "postgres" {
+			switch cond {
+			case "postgres":
 				return pg != nil, nil
+			case "nodejs":
+				return nodejsCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

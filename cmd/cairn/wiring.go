@@ -108,6 +108,9 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
 		SchemaCache: filepath.Join(s.home, "schemas"),
 	}
+	if s.project != nil {
+		opts.Dirs.Path = append(opts.Dirs.Path, langhost.ProviderDirs(s.project.Runtime, s.project.ProgramDir())...)
+	}
 	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
 		if opts.Install, err = s.installer(); err != nil {
 			return nil, err

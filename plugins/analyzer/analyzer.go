@@ -7,7 +7,11 @@
 // engine's address as its argument, as Pulumi starts one; or a folder with a
 // PulumiPolicy.yaml, whose runtime names the plugin that boots it
 // (pulumi-analyzer-policy-<runtime>, started in the folder with the engine's
-// address and "." as arguments).
+// address and "." as arguments). A Node.js pack (@pulumi/policy) runs with
+// Cairn's own Node.js language host, through the runner of the
+// @pulumi/pulumi it installs, unless CAIRN_LANGUAGE_HOST=pulumi asks for
+// Pulumi's pulumi-language-nodejs; packs of other runtimes run with
+// Pulumi's host for them.
 //
 //	c, err := analyzer.Start(ctx, "./policies/pack", analyzer.Options{Stack: "dev", Project: "web", Diag: relay})
 //	if err != nil {
@@ -45,6 +49,8 @@ import (
 	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/internal/rpc"
+	"github.com/cairn-iac/cairn/plugins/langhost"
+	"github.com/cairn-iac/cairn/plugins/langhost/runtimes"
 )
 
 // Options say how to start and configure a policy pack.
@@ -108,9 +114,10 @@ func (p project) runtime() (string, map[string]any) {
 
 // Start launches the policy pack at path, configures it and asks it what it
 // is. An analyzer plugin and an analyzer-booting plugin are started with
-// the address of an Engine service as argument; a pack whose runtime has a
-// language host (pulumi-language-<runtime>) is started by the host's
-// RunPlugin, as Pulumi starts Node.js and Python packs.
+// the address of an Engine service as argument; a Node.js pack by Cairn's
+// Node.js host; a pack whose runtime has Pulumi's language host
+// (pulumi-language-<runtime>) is started by the host's RunPlugin, as Pulumi
+// starts Node.js and Python packs.
 func Start(ctx context.Context, path string, opts Options) (*Client, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -178,6 +185,9 @@ func (c *Client) startPack(ctx context.Context, dir string, opts Options) (*grpc
 	if runtime == "" {
 		return nil, errors.New("PulumiPolicy.yaml names no runtime; add runtime: nodejs (or python)")
 	}
+	if choice, err := langhost.Choose(runtime, opts.Dirs); err == nil && choice.BuiltIn && runtime == "nodejs" {
+		return c.startNodePack(ctx, dir, options, opts)
+	}
 	if host, ok := locate.Best(opts.Dirs.Find(locate.Language, runtime), ""); ok {
 		return c.runPlugin(ctx, host.Path, dir, runtime, options, opts)
 	}
@@ -192,6 +202,19 @@ func (c *Client) startPack(ctx context.Context, dir string, opts Options) (*grpc
 		args = append(args, fmt.Sprintf("-%s=%v", k, v))
 	}
 	return c.launch(ctx, launch.Spec{Name: analyzerKind.Binary(name), Path: found[0].Path, Args: args, Dir: dir,
+		Log: opts.Log, StartTimeout: opts.StartTimeout})
+}
+
+// startNodePack starts the @pulumi/policy pack in dir with Cairn's Node.js
+// language host: node runs the SDK's policy pack runner, told the stack.
+func (c *Client) startNodePack(ctx context.Context, dir string, options map[string]any, opts Options) (*grpc.ClientConn, error) {
+	node := runtimes.NodeJS{Options: runtimes.Options{Engine: c.engine.Addr()}}
+	path, args, env, err := node.PolicyPack(dir, options, runtimes.PolicyPackStack{Organization: opts.Organization,
+		Project: opts.Project, Stack: opts.Stack, DryRun: opts.DryRun, Config: opts.Config})
+	if err != nil {
+		return nil, err
+	}
+	return c.launch(ctx, launch.Spec{Name: "policy pack " + filepath.Base(dir), Path: path, Args: args, Env: env, Dir: dir,
 		Log: opts.Log, StartTimeout: opts.StartTimeout})
 }
 

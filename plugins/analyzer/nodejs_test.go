@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,19 +12,27 @@ import (
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/plugintest"
+	"github.com/cairn-iac/cairn/plugins/langhost"
 )
 
 // TestNodejsPolicyPack runs a pack written with @pulumi/policy from npm,
-// unchanged, through pulumi-language-nodejs's RunPlugin, as Pulumi does.
+// unchanged, through Cairn's own Node.js language host and, where it is on
+// PATH, through pulumi-language-nodejs's RunPlugin, as Pulumi does.
 func TestNodejsPolicyPack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SKIPPED: installs @pulumi/policy from npm")
-	}
-	for _, bin := range []string{"pulumi-language-nodejs", "node", "npm"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Skipf("SKIPPED: %s is not on PATH; the Node.js policy pack test needs it (build pulumi-language-nodejs from Pulumi's sdk/nodejs/cmd)", bin)
+	t.Run("cairn", func(t *testing.T) { testNodejsPolicyPack(t, "cairn") })
+	t.Run("pulumi", func(t *testing.T) {
+		if _, err := exec.LookPath("pulumi-language-nodejs"); err != nil {
+			msg := "SKIPPED " + t.Name() + ": pulumi-language-nodejs is not on PATH, so the pack is not run through Pulumi's Node.js host"
+			fmt.Fprintln(os.Stderr, msg)
+			t.Skip(msg)
 		}
-	}
+		testNodejsPolicyPack(t, "pulumi")
+	})
+}
+
+func testNodejsPolicyPack(t *testing.T, langHost string) {
+	t.Setenv(langhost.HostEnv, langHost)
 	dir := t.TempDir()
 	for _, f := range []string{"PulumiPolicy.yaml", "package.json", "index.js"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "nodejs-pack", f))
@@ -34,11 +43,7 @@ func TestNodejsPolicyPack(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "@pulumi/policy", "@pulumi/pulumi")
-	npm.Dir = dir
-	if out, err := npm.CombinedOutput(); err != nil {
-		t.Skipf("SKIPPED: npm install @pulumi/policy @pulumi/pulumi failed (is the npm registry reachable?): %v\n%s", err, out)
-	}
+	plugintest.NodeModules(t, dir)
 
 	ctx := context.Background()
 	c, err := Start(ctx, dir, Options{Stack: "dev", Project: "proj", DryRun: true, Dirs: locate.DefaultDirs()})
@@ -68,7 +73,7 @@ func TestNodejsPolicyPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 1 || vs[0].Policy != "few" || vs[0].Level != policy.Advisory || !strings.Contains(vs[0].Message, "too many random strings") {
+	if len(vs) != 1 || vs[0].Policy != "few" || vs[0].Level != policy.Advisory || !strings.Contains(vs[0].Message, "too many random strings in proj/dev") {
 		t.Errorf("AnalyzeStack = %+v", vs)
 	}
 }

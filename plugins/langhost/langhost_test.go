@@ -3,7 +3,6 @@ package langhost_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -118,32 +117,14 @@ func TestProgramFailureIsReported(t *testing.T) {
 	}
 }
 
-// goTool returns the go command that runs the tests (go test puts its
-// GOROOT/bin first on PATH).
-func goTool(t *testing.T) string {
-	p, err := exec.LookPath("go")
+// goProgram is the Go SDK program in testdata/<name>, its own module, run
+// by Cairn's Go language host with the runtime options opts.
+func (e *env) goProgram(name string, opts map[string]any) *langhost.Program {
+	src, err := filepath.Abs(filepath.Join("testdata", name))
 	if err != nil {
-		t.Fatalf("no go command to build the SDK program with: %v", err)
+		e.t.Fatal(err)
 	}
-	return p
-}
-
-// buildSDKProgram compiles testdata/sdkprogram, a program written with the
-// real Pulumi Go SDK, into dir.
-func buildSDKProgram(t *testing.T, dir string) string {
-	t.Helper()
-	out := filepath.Join(dir, "sdkprogram")
-	src, err := filepath.Abs(filepath.Join("testdata", "sdkprogram"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(goTool(t), "build", "-o", out, ".")
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the Go SDK program: %v\n%s", err, b)
-	}
-	return out
+	return &langhost.Program{Runtime: "go", Options: opts, RootDirectory: src, ProgramDirectory: src, Dirs: e.dirs, Diag: e.diag}
 }
 
 func TestHostCrashShowsItsStderr(t *testing.T) {

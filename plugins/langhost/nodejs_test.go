@@ -14,27 +14,11 @@ import (
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/internal/plugintest"
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 )
-
-// requireOnPath skips the test, loudly, unless the commands are on PATH,
-// and returns their folders.
-func requireOnPath(t *testing.T, names ...string) []string {
-	t.Helper()
-	var dirs []string
-	for _, name := range names {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			msg := fmt.Sprintf("SKIPPED %s: %s is not on PATH, so Cairn is not checked against it", t.Name(), name)
-			fmt.Fprintln(os.Stderr, msg)
-			t.Skip(msg)
-		}
-		dirs = append(dirs, filepath.Dir(p))
-	}
-	return dirs
-}
 
 // nodeProgram is a JavaScript program on the Pulumi Node.js SDK: a
 // component holding a dynamic resource (whose provider keeps one file per
@@ -86,23 +70,32 @@ exports.token = other.getOutput("token");
 exports.password = pulumi.secret("hunter2");
 `
 
+// TestNodeJSProgramWithDynamicProvider runs a JavaScript program on the
+// real Pulumi Node.js SDK through Cairn's own language host and, where it
+// is on PATH, Pulumi's pulumi-language-nodejs.
 func TestNodeJSProgramWithDynamicProvider(t *testing.T) {
-	dirs := requireOnPath(t, "pulumi-language-nodejs", "node", "npm")
+	t.Run("cairn", func(t *testing.T) { testNodeJSProgram(t, "cairn") })
+	t.Run("pulumi", func(t *testing.T) {
+		if _, err := exec.LookPath("pulumi-language-nodejs"); err != nil {
+			msg := "SKIPPED " + t.Name() + ": pulumi-language-nodejs is not on PATH, so Cairn is not checked against Pulumi's Node.js host"
+			fmt.Fprintln(os.Stderr, msg)
+			t.Skip(msg)
+		}
+		testNodeJSProgram(t, "pulumi")
+	})
+}
+
+func testNodeJSProgram(t *testing.T, langHost string) {
+	t.Setenv(langhost.HostEnv, langHost)
 	e := newEnv(t)
 	dir := e.dir
+	plugintest.NodeModules(t, dir)
 	writeFile(t, filepath.Join(dir, "package.json"), `{"name": "proj", "main": "index.js", "dependencies": {"@pulumi/pulumi": "^3.0.0"}}`)
 	writeFile(t, filepath.Join(dir, "index.js"), nodeProgram)
-	npm := exec.Command("npm", "install", "--no-audit", "--no-fund")
-	npm.Dir = dir
-	start := time.Now()
-	if out, err := npm.CombinedOutput(); err != nil {
-		t.Fatalf("npm install: %v\n%s", err, out)
-	}
-	t.Logf("npm install @pulumi/pulumi: %s", time.Since(start).Round(time.Millisecond))
 	t.Setenv("CAIRN_TEST_CLOUD", e.cloud)
 
 	// pulumi-resource-pulumi-nodejs, the dynamic provider, ships with the
-	// SDK's npm package; Pulumi finds it beside its CLI, Cairn on PATH.
+	// SDK's npm package; Pulumi finds it beside its CLI, Cairn there.
 	stacks := builtin.StackReaderFunc(func(_ context.Context, name string) (resource.Map, error) {
 		if name != "acme/other/prod" {
 			return nil, fmt.Errorf("%w: %s", builtin.ErrStackNotFound, name)
@@ -112,11 +105,11 @@ func TestNodeJSProgramWithDynamicProvider(t *testing.T) {
 	e.resolver = host.NewResolver(host.ResolverOptions{
 		Options:  host.Options{RootDirectory: dir, ProgramDirectory: dir},
 		Builtins: provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks})},
-		Dirs:     locate.Dirs{Path: []string{filepath.Join(dir, "node_modules", "@pulumi", "pulumi")}},
+		Dirs:     locate.Dirs{Path: langhost.ProviderDirs("nodejs", dir)},
 		Diag:     e.diag,
 	})
 	t.Cleanup(func() { _ = e.resolver.Close() })
-	prog := &langhost.Program{Runtime: "nodejs", RootDirectory: dir, ProgramDirectory: dir, Dirs: locate.Dirs{Path: dirs[:1]},
+	prog := &langhost.Program{Runtime: "nodejs", RootDirectory: dir, ProgramDirectory: dir, Dirs: locate.DefaultDirs(),
 		Host: e.resolver, Diag: e.diag}
 	config := func(name, kind string) map[string]resource.Value {
 		return map[string]resource.Value{"proj:name": resource.String(name), "proj:kind": resource.String(kind)}
@@ -193,7 +186,7 @@ func TestNodeJSProgramWithDynamicProvider(t *testing.T) {
 
 	// A failing step fails the run with the provider's error, which the
 	// engine reports (the SDK is told the deployment is stopping).
-	start = time.Now()
+	start := time.Now()
 	_, err := e.update(prog, config("refused", "c"), false)
 	t.Logf("failing create: reported in %s", time.Since(start).Round(time.Millisecond))
 	if err == nil || !strings.Contains(err.Error(), "the cloud refused c") || !strings.Contains(err.Error(), "group-file") {

@@ -14,16 +14,17 @@ import (
 // A Go SDK program using a parameterized package registers it over the
 // gRPC monitor; the engine serves its resources by the kv plugin
 // parameterized with the value the program gives, and records the
-// parameterization with the provider.
+// parameterization with the provider. The program is built beforehand and
+// named with the runtime option binary.
 func TestGoSDKParameterizedPackage(t *testing.T) {
 	e := newEnv(t)
-	cmd := exec.Command(goTool(t), "build", "-o", filepath.Join(e.dir, "paramprogram"), ".")
+	bin := filepath.Join(e.dir, "paramprogram")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = filepath.Join("testdata", "paramprogram")
-	cmd.Env = append(cmd.Environ(), "GOWORK=off")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the Go SDK program: %v\n%s", err, b)
 	}
-	if _, err := e.update(e.program("paramprogram"), nil, false); err != nil {
+	if _, err := e.update(e.goProgram("paramprogram", map[string]any{"binary": bin}), nil, false); err != nil {
 		t.Fatalf("update: %v", err)
 	}
 	var item, prov *resource.State

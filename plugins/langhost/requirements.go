@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 )
@@ -24,70 +21,18 @@ type PluginInstaller interface {
 	Ensure(ctx context.Context, pkg, version, url string) error
 }
 
-// installDependencies installs the program's dependencies with the language
-// host's InstallDependencies when they are missing, which is when the host
-// cannot list them (GetProgramDependencies fails: Node.js's npm ls does
-// when node_modules is missing). Hosts that implement neither are left to
-// report missing dependencies from Run. What the installation prints goes
-// to p.Output.
-func (p *Program) installDependencies(ctx context.Context, client pulumirpc.LanguageRuntimeClient, info *pulumirpc.ProgramInfo) error {
-	_, err := client.GetProgramDependencies(ctx, &pulumirpc.GetProgramDependenciesRequest{Info: info})
-	if err == nil || status.Code(err) == codes.Unimplemented {
-		return nil
-	}
-	out := p.Output
-	if out == nil {
-		out = io.Discard
-	}
-	fmt.Fprintf(out, "Installing the dependencies of the %s program (listing them failed: %s)...\n", p.Runtime, status.Convert(err).Message())
-	stream, err := client.InstallDependencies(ctx, &pulumirpc.InstallDependenciesRequest{Info: info})
-	if err != nil {
-		return err
-	}
-	for {
-		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			if status.Code(err) == codes.Unimplemented {
-				return nil
-			}
-			return fmt.Errorf("installing the dependencies of the %s program: %s", p.Runtime, status.Convert(err).Message())
-		}
-		_, _ = out.Write(resp.GetStdout())
-		_, _ = out.Write(resp.GetStderr())
-	}
-}
-
 // checkPlugins asks the language host which provider plugins the program
-// needs (GetRequiredPackages, or GetRequiredPlugins from hosts that predate
-// it), installs those the host has not from the download URL the language
-// host names, and fails, naming each one and how to install it, when some
-// are missing still.
-func (p *Program) checkPlugins(ctx context.Context, client pulumirpc.LanguageRuntimeClient, info *pulumirpc.ProgramInfo) error {
+// needs, installs those the Host has not from the download URL the
+// language host names, and fails, naming each one and how to install it,
+// when some are missing still.
+func (p *Program) checkPlugins(ctx context.Context, h host, info *pulumirpc.ProgramInfo) error {
 	installer, ok := p.Host.(PluginInstaller)
 	if !ok {
 		return nil
 	}
-	var deps []dependency
-	pkgs, err := client.GetRequiredPackages(ctx, &pulumirpc.GetRequiredPackagesRequest{Info: info})
-	switch status.Code(err) {
-	case codes.OK:
-		for _, d := range pkgs.GetPackages() {
-			deps = append(deps, d)
-		}
-	case codes.Unimplemented:
-		//lint:ignore SA1019 hosts that predate GetRequiredPackages answer only this, which Pulumi's engine still calls
-		plugins, err := client.GetRequiredPlugins(ctx, &pulumirpc.GetRequiredPluginsRequest{Info: info})
-		if err != nil && status.Code(err) != codes.Unimplemented {
-			return p.listingFailed(err)
-		}
-		for _, d := range plugins.GetPlugins() {
-			deps = append(deps, d)
-		}
-	default:
-		return p.listingFailed(err)
+	deps, err := h.RequiredPackages(ctx, info)
+	if err != nil {
+		return fmt.Errorf("listing the plugins the %s program needs: %w", p.Runtime, err)
 	}
 	var missing, commands []string
 	var failed []error
@@ -111,16 +56,4 @@ func (p *Program) checkPlugins(ctx context.Context, client pulumirpc.LanguageRun
 			strings.Join(missing, ", "), strings.Join(commands, " and ")))
 	}
 	return errors.Join(failed...)
-}
-
-// dependency is a plugin GetRequiredPackages or GetRequiredPlugins names.
-type dependency interface {
-	GetName() string
-	GetKind() string
-	GetVersion() string
-	GetServer() string
-}
-
-func (p *Program) listingFailed(err error) error {
-	return fmt.Errorf("the %s language host could not list the plugins the program needs: %s", p.Runtime, status.Convert(err).Message())
 }

@@ -9,10 +9,11 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
+// TestGoSDKProgram builds a program written with the real Pulumi Go SDK
+// with Cairn's Go language host and runs it.
 func TestGoSDKProgram(t *testing.T) {
 	e := newEnv(t)
-	buildSDKProgram(t, e.dir)
-	prog := e.program("sdkprogram")
+	prog := e.goProgram("sdkprogram", nil)
 	config := map[string]resource.Value{
 		"proj:greeting": resource.String("hello"),
 		"proj:password": resource.MakeSecret(resource.String("s3cret")),

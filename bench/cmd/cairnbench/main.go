@@ -1,7 +1,8 @@
 // Command cairnbench measures the cairn binary at scale, whole process: it
 // generates stacks of N resources (independent, chained, of the latency
-// provider, or of Pulumi's own random provider plugin when
-// pulumi-resource-random is on PATH), takes each through create, no-change preview, no-change up, an
+// provider, of Pulumi's own random provider plugin when
+// pulumi-resource-random is on PATH, or in TypeScript when node and the
+// pinned npm packages of testdata/nodejs are there), takes each through create, no-change preview, no-change up, an
 // update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
 // a new database of a PostgreSQL server it starts, for the PostgreSQL
 // rows), and prints one markdown table of the median wall time and peak RSS
@@ -49,6 +50,9 @@ type bench struct {
 	nRuns        int
 	bigRuns      int // runs of stacks of 10,000 resources or more
 	verbose      bool
+	// nodeModules is the absolute path of the npm packages TypeScript
+	// stacks run with; "" when they or node are missing.
+	nodeModules string
 	// pg is the PostgreSQL server of the PostgreSQL rows.
 	pg *pgtest.Server
 }
@@ -70,6 +74,7 @@ func main() {
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
 	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
+	tsSizes := flag.String("typescript-n", "100", "sizes of the independent TypeScript stacks, run by Cairn's Node.js host (\"\" for none)")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
@@ -81,6 +86,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "SKIPPED: pulumi-resource-random is not on PATH (or -pulumi-random), so the rows of Pulumi's random provider plugin are left out")
 	case *pulumiSizes != "":
 		err = errors.Join(err, ints(&p.pulumiRandom, "-pulumi-random-n", *pulumiSizes))
+	}
+	b.nodeModules, _ = filepath.Abs(nodeModules)
+	if _, nerr := os.Stat(filepath.Join(b.nodeModules, "@pulumi", "pulumi")); nerr != nil || lookPath("node") == "" {
+		b.nodeModules = ""
+	}
+	switch {
+	case b.nodeModules == "" && *tsSizes != "":
+		fmt.Fprintf(os.Stderr, "SKIPPED: node is not on PATH or %s is missing (make nodejs-deps), so the TypeScript rows are left out\n", nodeModules)
+	case *tsSizes != "":
+		err = errors.Join(err, ints(&p.typescript, "-typescript-n", *tsSizes))
 	}
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))

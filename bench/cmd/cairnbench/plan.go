@@ -18,12 +18,15 @@ type plan struct {
 	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
 	// random provider plugin (b.pulumiRandom).
 	pulumiRandom []int
+	// typescript are the sizes of the independent TypeScript stacks, run by
+	// Cairn's Node.js language host.
+	typescript []int
 }
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
-// of Pulumi's random plugin (by default, and opted into the fast path), on
-// PostgreSQL, and the latency stack at each parallelism.
+// of Pulumi's random plugin (by default, and opted into the fast path), in
+// TypeScript, on PostgreSQL, and the latency stack at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -43,6 +46,9 @@ func (b *bench) rows(p plan) []row {
 			rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: v})
 		}
 	}
+	for _, n := range p.typescript {
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "typescript", plugin: b.nodeModules}, variant: variantInProcess})
+	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})
 	}
@@ -54,8 +60,11 @@ func (b *bench) rows(p plan) []row {
 }
 
 func upper(lang string) string {
-	if lang == "hcl" {
+	switch lang {
+	case "hcl":
 		return "HCL"
+	case "typescript":
+		return "TypeScript"
 	}
 	return "YAML"
 }

@@ -20,13 +20,14 @@ const (
 type stack struct {
 	shape shape
 	n     int
-	lang  string // "yaml" or "hcl"
+	lang  string // "yaml", "hcl" or "typescript"
 	// changed is how many resources have a new length (the 1% update): the
 	// first ones of an independent stack, the last ones of a chain, so that
 	// no replacement cascades beyond them.
 	changed int
 	// plugin is the path of the provider plugin binary the program names:
 	// the latency provider's, or Pulumi's random provider's; "" for none.
+	// A TypeScript stack's is the node_modules folder it runs with.
 	plugin string
 }
 
@@ -37,6 +38,9 @@ const project = "bench"
 func (s stack) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	if s.lang == "typescript" {
+		return s.writeTypeScript(dir, s.plugin)
 	}
 	var head, body strings.Builder
 	fmt.Fprintf(&head, "name: %s\nruntime: %s\n", project, s.lang)

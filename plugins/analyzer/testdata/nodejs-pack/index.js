@@ -1,4 +1,5 @@
-const { PolicyPack, validateResourceOfType } = require("@pulumi/policy");
+const pulumi = require("@pulumi/pulumi");
+const { PolicyPack } = require("@pulumi/policy");
 new PolicyPack("guards", {
     policies: [{
         name: "long-enough",
@@ -15,7 +16,7 @@ new PolicyPack("guards", {
         enforcementLevel: "advisory",
         validateStack: (args, reportViolation) => {
             if (args.resources.filter(r => r.type === "random:index/randomString:RandomString").length > 1) {
-                reportViolation("too many random strings");
+                reportViolation(`too many random strings in ${pulumi.getProject()}/${pulumi.getStack()}`);
             }
         },
     }],
