@@ -84,6 +84,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	commands := []*cli.Command{
 		stackCommand(), configCommand(), previewCommand(), upCommand(), refreshCommand(), destroyCommand(),
 		importCommand(), stateCommand(), pluginCommand(), packageCommand(), backendCommand(), testCommand(), versionCommand(),
+		consoleCommand(),
 	}
 	for _, c := range commands {
 		prepareCommand(c)
