@@ -10,10 +10,10 @@ import (
 	"net/url"
 )
 
-// policy is the Content-Security-Policy of every response: scripts,
+// securityPolicy is the Content-Security-Policy of every response: scripts,
 // styles, images and requests from the console itself only, no inline
 // script or style, no plugins, no frames.
-const policy = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const securityPolicy = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // newToken returns 32 random bytes in URL-safe base64.
 func newToken() (string, error) {
@@ -29,7 +29,7 @@ func newToken() (string, error) {
 func (c *Console) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", policy)
+		h.Set("Content-Security-Policy", securityPolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")

@@ -101,7 +101,7 @@ export function graphPage (stack) {
       s('title', null, r.urn),
       s('rect', { width: W, height: H, rx: 6 }),
       s('text', { x: 10, y: 19, class: 'name' }, clip(r.name, 28)),
-      s('text', { x: 10, y: 36, class: 'type' }, clip(r.type, 34)))
+      s('text', { x: 10, y: 36, class: 'type' }, clip(r.type, 32)))
     n.el.addEventListener('mouseenter', () => light(n, true))
     n.el.addEventListener('mouseleave', () => light(n, false))
     return n.el
