@@ -67,9 +67,9 @@ const changeKinds = { create: ['+', 'created'], update: ['~', 'updated'], replac
 export function changes (counts) {
   const kinds = Object.keys(counts ?? {}).sort((a, b) => order(a) - order(b))
   if (kinds.length === 0) return h('span', { class: 'quiet' }, 'no changes')
-  return kinds.map(k => {
+  return kinds.map((k, i) => {
     const [sign, label] = changeKinds[k] ?? ['', k]
-    return h('span', { class: `change ${k}` }, `${sign}${counts[k]} ${label}`)
+    return [i > 0 && ' ', h('span', { class: `change ${k}` }, `${sign}${counts[k]} ${label}`)]
   })
 }
 

@@ -30,13 +30,15 @@ export function resourceTree (stack) {
   }
   const providers = new Map(stack.resources.filter(r => r.type.startsWith(providerType)).map(r => [r.urn, providerName(r)]))
   const node = r => {
-    const line = h('span', { class: 'line' },
-      link(resourceURL(stack, r.urn), r.name), ' ',
+    const parts = [
+      link(resourceURL(stack, r.urn), r.name),
       h('span', { class: 'type' }, r.type),
       r.id && h('span', { class: 'id', title: 'ID' }, r.id),
       r.provider && h('span', { class: 'chip provider', title: r.provider }, `via ${providers.get(r.provider) ?? 'provider'}`),
       r.protect && h('span', { class: 'chip' }, 'protected'),
-      r.delete && h('span', { class: 'chip danger' }, 'to delete'))
+      r.delete && h('span', { class: 'chip danger' }, 'to delete')
+    ].filter(Boolean)
+    const line = h('span', { class: 'line' }, parts.map((p, i) => [i > 0 && ' ', p]))
     const kids = r.delete ? [] : children.get(r.urn) ?? []
     if (kids.length === 0) return h('li', { class: 'leaf', 'data-urn': r.urn }, line)
     return h('li', { 'data-urn': r.urn }, h('details', { open: true }, h('summary', null, line), h('ul', null, kids.map(node))))
