@@ -3,12 +3,13 @@ GO ?= go
 .PHONY: test race build vet fmt bench demo docs
 
 # test runs the whole suite: formatting, vet and every test. Tests that check
-# Cairn against Pulumi's own binaries skip without them (go test shows no
-# skips unless verbose), so it first says which are missing.
-EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm
+# Cairn against Pulumi's own binaries, or the console in Chromium, skip
+# without them (go test shows no skips unless verbose), so it first says
+# which are missing.
+EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm chromium
 test: fmt vet
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
-		echo "SKIPPED: $$b is not on PATH, so the tests that check Cairn against it will skip"; done
+		echo "SKIPPED: $$b is not on PATH, so the tests that need it will skip"; done
 	$(GO) test ./...
 
 # race runs the tests of the packages that run goroutines of their own (the

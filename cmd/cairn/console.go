@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -40,6 +41,8 @@ interrupted (Ctrl-C).`,
 }
 
 func consoleRun(c *cli.Context) error {
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	s, err := newSession(c, false)
 	if err != nil {
 		return err
@@ -53,9 +56,10 @@ func consoleRun(c *cli.Context) error {
 		return fmt.Errorf("--listen %s: %w", c.String("listen"), err)
 	}
 	defer ln.Close()
-	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+	if addr := ln.Addr().(*net.TCPAddr); !addr.IP.IsLoopback() {
+		host, _, _ := net.SplitHostPort(c.String("listen"))
 		s.warn(fmt.Sprintf("the console listens on %s, which other machines may reach: anyone who has its address, "+
-			"token included, can read the stacks (secrets stay masked), over plain HTTP", ln.Addr()))
+			"token included, can read the stacks (secrets stay masked), over plain HTTP", net.JoinHostPort(host, strconv.Itoa(addr.Port))))
 	}
 	con, err := console.New(ln, console.Options{Stacks: s.backend, Current: current, PlanFile: c.String("plan")})
 	if err != nil {
@@ -67,8 +71,6 @@ func consoleRun(c *cli.Context) error {
 			s.warn(fmt.Sprintf("could not open a browser (%v): open the address above", err))
 		}
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return con.Serve(ctx)
 }
 

@@ -43,7 +43,8 @@ outputs:
 // printed address headless Chromium opens. The page shows the stack's
 // resources, its outputs with the secret masked, and its two updates; the
 // same address without its token shows none of them. While the page stays
-// open, a third update runs: the page shows it running, then its result.
+// open, a third update runs: the page shows it running, with the step in
+// flight, then its result.
 func TestConsoleInBrowser(t *testing.T) {
 	b := chromiumtest.Start(t)
 	dir := t.TempDir()
@@ -166,7 +167,8 @@ outputs:
 		t.Fatal(err)
 	}
 	p.Eval(`window.notReloaded = true`, nil)
-	p.WaitFor(`document.querySelector(".stack-head .badge.running") != null`)
+	p.WaitFor(`document.querySelector(".stack-head .badge.running") != null && document.body.innerText.includes("In progress") && ` +
+		`document.body.innerText.includes("command:local:Command::slow (creating)")`)
 	if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

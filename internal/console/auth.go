@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 )
@@ -35,8 +36,8 @@ func (c *Console) guard(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		if c.hosts != nil && !c.hosts[r.Host] {
-			http.Error(w, "the console answers requests for "+c.ln.Addr().String()+" only", http.StatusForbidden)
+		if host, _, err := net.SplitHostPort(r.Host); c.hosts != nil && (err != nil || !c.hosts[host]) {
+			http.Error(w, "the console answers requests for 127.0.0.1 and localhost only", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)

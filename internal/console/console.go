@@ -49,9 +49,10 @@ type Console struct {
 	// browsers share cookies between the ports of a host, and two consoles
 	// may run at once.
 	cookie string
-	// hosts are the Host headers served when the console listens on a
-	// loopback address, so that a page of another site whose name resolves
-	// to it (DNS rebinding) gets nothing; nil when it listens elsewhere.
+	// hosts are the host names served (any port, for SSH tunnels) when the
+	// console listens on a loopback address, so that a page of another
+	// site whose name resolves to it (DNS rebinding) gets nothing; nil when
+	// it listens elsewhere.
 	hosts map[string]bool
 }
 
@@ -69,10 +70,7 @@ func New(ln net.Listener, opts Options) (*Console, error) {
 	}
 	c := &Console{opts: opts, ln: ln, token: token, cookie: fmt.Sprintf("cairn-console-%d", addr.Port)}
 	if addr.IP.IsLoopback() {
-		c.hosts = map[string]bool{}
-		for _, h := range []string{addr.IP.String(), "localhost", "127.0.0.1", "::1"} {
-			c.hosts[net.JoinHostPort(h, fmt.Sprint(addr.Port))] = true
-		}
+		c.hosts = map[string]bool{addr.IP.String(): true, "localhost": true, "127.0.0.1": true, "::1": true}
 	}
 	if opts.PlanFile != "" {
 		if c.plan, err = loadPlan(opts.PlanFile, nameOf(opts.Current)); err != nil {

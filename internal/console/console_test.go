@@ -132,14 +132,15 @@ func TestHeaders(t *testing.T) {
 }
 
 // TestOtherHostRefused checks that a console on loopback answers only
-// requests naming it, so that a page of another site whose name resolves
-// to 127.0.0.1 reads nothing.
+// requests naming a loopback host (on any port: an SSH tunnel may forward
+// another), so that a page of another site whose name resolves to
+// 127.0.0.1 reads nothing.
 func TestOtherHostRefused(t *testing.T) {
 	f := newFixture(t)
 	s := serve(t, Options{Stacks: f.backend})
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(s.base, "http://"))
-	for host, want := range map[string]int{"evil.example:" + port: http.StatusForbidden, "127.0.0.1:1": http.StatusForbidden,
-		"localhost:" + port: http.StatusOK, "127.0.0.1:" + port: http.StatusOK} {
+	for host, want := range map[string]int{"evil.example:" + port: http.StatusForbidden, "127.0.0.1.evil.example:" + port: http.StatusForbidden,
+		"localhost:" + port: http.StatusOK, "127.0.0.1:" + port: http.StatusOK, "localhost:8080": http.StatusOK} {
 		req, _ := http.NewRequest("GET", s.base+"/", nil)
 		req.Host = host
 		resp, err := http.DefaultClient.Do(req)

@@ -45,13 +45,17 @@ export function overviewPage (stack) {
   ]
 }
 
-// pending warns of operations that began and were not seen to end.
+// pending lists the operations that began and were not seen to end: the
+// steps in flight while an operation runs, or else steps it left
+// unfinished.
 function pending (stack) {
   if (stack.pendingOperations.length === 0) return null
+  const list = h('ul', null, stack.pendingOperations.map(op => h('li', null, h('code', null, op.urn), ` (${op.type})`)))
+  if (stack.running) return section('In progress', list)
   return section('Pending operations',
     h('p', { class: 'warning' }, 'These operations began and were not seen to end: the resources may exist in the cloud ' +
       'but not in the state, or the other way round. ', h('code', null, 'cairn refresh'), ' settles them.'),
-    h('ul', null, stack.pendingOperations.map(op => h('li', null, h('code', null, op.urn), ` (${op.type})`))))
+    list)
 }
 
 // historyPage shows every operation of the stack, with its errors and
