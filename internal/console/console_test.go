@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/postgres"
+	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
 // apiPaths are the API's documents for the fixture's stack.
@@ -178,7 +180,10 @@ func TestAssetsSelfContained(t *testing.T) {
 // with their parents, providers and dependencies, its outputs, its two
 // updates with their changes and policy violations.
 func TestStackDocument(t *testing.T) {
-	f := newFixture(t)
+	checkStackDocument(t, newFixture(t))
+}
+
+func checkStackDocument(t *testing.T, f *fixture) {
 	s := serve(t, Options{Stacks: f.backend, Current: f.ref})
 	c := client(t)
 	s.login(t, c)
@@ -235,15 +240,18 @@ func isSecret(v any) bool {
 // TestNoSecretSent checks every API document for the stack's secret, in
 // plaintext or as any ciphertext the state holds.
 func TestNoSecretSent(t *testing.T) {
-	f := newFixture(t)
+	checkNoSecretSent(t, newFixture(t))
+}
+
+func checkNoSecretSent(t *testing.T, f *fixture) {
 	s := serve(t, Options{Stacks: f.backend, Current: f.ref, PlanFile: f.savePlan(t)})
 	c := client(t)
 	s.login(t, c)
-	state, err := os.ReadFile(filepath.Join(f.dir, ".pulumi", "stacks", "shop", "dev.json"))
+	state, err := f.backend.Export(context.Background(), f.ref, backend.ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ciphertexts := regexp.MustCompile(`v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+`).FindAllString(string(state), -1)
+	ciphertexts := regexp.MustCompile(`v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+`).FindAllString(string(state.Deployment), -1)
 	if len(ciphertexts) == 0 {
 		t.Fatal("the state holds no ciphertext: the fixture has no secret")
 	}
@@ -328,7 +336,10 @@ func mustJSON(v any) []byte {
 // (an operation starts) and when an operation writes its state, and that
 // the stack's document carries it.
 func TestVersion(t *testing.T) {
-	f := newFixture(t)
+	checkVersion(t, newFixture(t))
+}
+
+func checkVersion(t *testing.T, f *fixture) {
 	s := serve(t, Options{Stacks: f.backend})
 	c := client(t)
 	s.login(t, c)
@@ -403,4 +414,22 @@ func tree(t *testing.T, dir string) map[string][32]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestPostgres serves the fixture from the PostgreSQL backend: the same
+// documents, no secret, and versions that follow its locks and updates.
+func TestPostgres(t *testing.T) {
+	srv := pgtest.New(t)
+	for name, check := range map[string]func(*testing.T, *fixture){
+		"document": checkStackDocument, "secrets": checkNoSecretSent, "version": checkVersion,
+	} {
+		t.Run(name, func(t *testing.T) {
+			b, err := postgres.Open(context.Background(), srv.Database(t, "console"), postgres.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(b.Close)
+			check(t, fill(t, b))
+		})
+	}
 }

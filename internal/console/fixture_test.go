@@ -25,30 +25,38 @@ import (
 // never send it.
 const plaintext = "hunter2-plaintext-of-the-password"
 
-// fixture is a local backend holding the stack shop/dev after two
-// updates, its secrets encrypted with a passphrase the console is never
-// given.
+// fixture is a backend holding the stack shop/dev after two updates, its
+// secrets encrypted with a passphrase the console is never given.
 type fixture struct {
-	dir     string
-	backend *local.Backend
+	dir     string // the local backend's folder
+	backend backend.Backend
 	ref     backend.StackRef
 	sm      secrets.Manager
 	urns    map[string]resource.URN // by name
 }
 
+// newFixture makes the fixture in a local backend.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	ctx := context.Background()
 	dir := t.TempDir()
 	b, err := local.Open("file://"+dir, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := fill(t, b)
+	f.dir = dir
+	return f
+}
+
+// fill makes the fixture in b.
+func fill(t *testing.T, b backend.Backend) *fixture {
+	t.Helper()
+	ctx := context.Background()
 	sm, err := secrets.GeneratePassphraseManager("the passphrase")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{dir: dir, backend: b, ref: backend.StackRef{Project: "shop", Name: "dev"}, sm: sm, urns: map[string]resource.URN{}}
+	f := &fixture{backend: b, ref: backend.StackRef{Project: "shop", Name: "dev"}, sm: sm, urns: map[string]resource.URN{}}
 	if err := b.CreateStack(ctx, f.ref, nil, sm); err != nil {
 		t.Fatal(err)
 	}
