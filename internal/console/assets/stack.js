@@ -39,7 +39,7 @@ export function overviewPage (stack) {
     section('Outputs', properties(stack.outputs, 'This stack has no outputs.')),
     pending(stack),
     section(`Resources (${live(stack).length})`, resourceTree(stack)),
-    section('Updates', historyTable(stack, recent),
+    section('Latest operations', historyTable(stack, recent),
       stack.history.length > recent.length &&
         h('p', null, link(stackURL(stack, 'history'), `All ${stack.history.length} operations`)))
   ]
