@@ -85,6 +85,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		stackCommand(), configCommand(), previewCommand(), upCommand(), refreshCommand(), destroyCommand(),
 		importCommand(), stateCommand(), pluginCommand(), packageCommand(), backendCommand(), testCommand(), versionCommand(),
 		lspCommand(),
+		consoleCommand(),
 	}
 	for _, c := range commands {
 		prepareCommand(c)
