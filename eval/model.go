@@ -126,6 +126,9 @@ type ResourceOptions struct {
 	ReplaceWith             hcl.Expression
 	ReplacementTrigger      hcl.Expression
 	HideDiffs               hcl.Expression
+	// EnvVarMappings, on a provider resource, maps the name of an
+	// environment variable to the name its plugin sees the value under.
+	EnvVarMappings hcl.Expression
 	// Moved are the names the resource had before, whose state it takes
 	// over.
 	Moved []Moved
@@ -151,7 +154,7 @@ func (o *ResourceOptions) expressions() []hcl.Expression {
 	return []hcl.Expression{o.DependsOn, o.Parent, o.Protect, o.IgnoreChanges, o.ReplaceOnChanges,
 		o.DeleteBeforeReplace, o.RetainOnDelete, o.DeletedWith, o.Aliases, o.CustomTimeouts,
 		o.AdditionalSecretOutputs, o.Provider, o.Providers, o.Version, o.PluginDownloadURL, o.Import,
-		o.ReplaceWith, o.ReplacementTrigger, o.HideDiffs}
+		o.ReplaceWith, o.ReplacementTrigger, o.HideDiffs, o.EnvVarMappings}
 }
 
 // Get reads an existing resource by ID, with optional state to match.

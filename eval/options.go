@@ -469,4 +469,34 @@ func (o *optionReader) read(opts *ResourceOptions, req *deploy.RegisterRequest) 
 	req.ReplaceWith = o.urns(opts.ReplaceWith)
 	req.ReplacementTrigger = o.trigger(opts.ReplacementTrigger)
 	req.HideDiffs = o.strings(opts.HideDiffs)
+	req.EnvVarMappings = o.envVarMappings(opts.EnvVarMappings, req.Type)
+}
+
+// envVarMappings reads the renamed environment variables of a provider
+// resource's plugin: a map from a variable's name to the name the plugin
+// sees its value under.
+func (o *optionReader) envVarMappings(e hcl.Expression, typ string) map[string]string {
+	v, ok := o.value(e)
+	if !ok {
+		return nil
+	}
+	if !resource.IsProviderType(typ) {
+		o.fail(e, fmt.Sprintf("envVarMappings renames environment variables for a provider's plugin, so it is only valid on a provider resource (type %s<package>), not on a %s.", resource.ProviderTypePrefix, typ))
+		return nil
+	}
+	const want = "a mapping of environment variable names to the names the provider sees them under"
+	if !v.Type().IsMapType() && !v.Type().IsObjectType() {
+		o.wrongType(e, want, v)
+		return nil
+	}
+	out := map[string]string{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, el := it.Element()
+		if el.IsNull() || el.Type() != cty.String {
+			o.wrongType(e, want, v)
+			return nil
+		}
+		out[k.AsString()] = el.AsString()
+	}
+	return out
 }

@@ -220,7 +220,7 @@ func (r *operation) prepare() error {
 		return err
 	}
 	r.opts = deploy.Options{
-		Project: r.s.project.Name, Stack: r.s.stack, Config: values, Host: r.host,
+		Project: r.s.project.Name, Stack: r.s.stack, Organization: backend.Organization, Config: values, Host: r.host,
 		Parallel: r.c.Int("parallel"), Targets: r.c.StringSlice("target"), TargetDependents: r.c.Bool("target-dependents"),
 		Excludes: r.c.StringSlice("exclude"), Replaces: r.c.StringSlice("replace"),
 		ContinueOnError: r.c.Bool("continue-on-error"), ExpectNoChanges: r.c.Bool("expect-no-changes"), AllowEmpty: r.c.Bool("allow-empty"),

@@ -44,7 +44,7 @@ func (r *operation) analyzers() ([]policy.Analyzer, error) {
 		return nil, err
 	}
 	for i, path := range paths {
-		opts := analyzer.Options{Stack: r.s.stack, Project: r.s.project.Name, DryRun: r.kind == opPreview,
+		opts := analyzer.Options{Stack: r.s.stack, Project: r.s.project.Name, Organization: r.opts.Organization, DryRun: r.kind == opPreview,
 			Config: config, SecretKeys: secretKeys,
 			Diag: r.relay.diag, Dirs: locate.DefaultDirs(), Log: r.s.pluginLog(), StartTimeout: start}
 		if i < len(confs) {

@@ -20,7 +20,7 @@ func RenameCheckpoint(data []byte, from, to StackRef) ([]byte, error) {
 		return nil, fmt.Errorf("stack %s cannot be renamed to %s: a stack stays in its project", from, to)
 	}
 	urn := func(r StackRef) []byte { return []byte(`"urn:pulumi:` + r.Name + "::" + r.Project + "::") }
-	qualified := func(r StackRef) []byte { return []byte(`"organization/` + r.Project + "/" + r.Name + `"`) }
+	qualified := func(r StackRef) []byte { return []byte(`"` + r.Qualified() + `"`) }
 	root := func(r StackRef) []byte {
 		return []byte(`"urn:pulumi:` + to.Name + "::" + r.Project + "::" + string(resource.RootStackType) + "::" + r.Project + "-" + r.Name + `"`)
 	}

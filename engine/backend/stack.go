@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// Organization is the organization of every stack of a local or
+// PostgreSQL backend, as on Pulumi's own DIY backends: a program reads it
+// as pulumi.organization, and a stack's qualified name is
+// "organization/<project>/<stack>".
+const Organization = "organization"
+
 // StackRef names a stack: its project and its name.
 type StackRef struct {
 	Project string
@@ -14,6 +20,10 @@ type StackRef struct {
 }
 
 func (r StackRef) String() string { return r.Project + "/" + r.Name }
+
+// Qualified is the stack's name in its checkpoint:
+// "organization/<project>/<stack>".
+func (r StackRef) Qualified() string { return Organization + "/" + r.Project + "/" + r.Name }
 
 // namePattern is what project and stack names may hold, as in Pulumi.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/eval"
@@ -280,7 +281,7 @@ func runProgram(t *testing.T, prog *eval.Program, cfg map[string]resource.Value,
 	var events []string
 	var mu sync.Mutex
 	opts := deploy.Options{
-		Project: prog.Project, Stack: "test", Organization: "org", Config: cfg, Host: Host, DryRun: preview, SeedKey: seedKey,
+		Project: prog.Project, Stack: "test", Organization: backend.Organization, Config: cfg, Host: Host, DryRun: preview, SeedKey: seedKey,
 		Program: deploy.ProgramFunc(func(ctx context.Context, info deploy.RunInfo) error {
 			r.Monitor = info.Monitor
 			info.Monitor = r

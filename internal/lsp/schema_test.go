@@ -111,9 +111,7 @@ func TestProjectSchemaOptions(t *testing.T) {
 	}
 	var inSchema []string
 	for name := range schema.Definitions["resourceOptions"].Properties {
-		if name != "envVarMappings" { // accepted and ignored
-			inSchema = append(inSchema, name)
-		}
+		inSchema = append(inSchema, name)
 	}
 	slices.Sort(inSchema)
 	prog, _ := langyaml.Parse("Pulumi.yaml", []byte("name: x\nruntime: yaml\n"), langyaml.Options{})

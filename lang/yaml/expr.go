@@ -33,7 +33,7 @@ func (p *parser) expr(n *node) hclsyntax.Expression {
 			if len(n.pairs) > 1 && hasBuiltinPrefix(kv.key.value) {
 				p.warnf(kv.key.rng, "Reserved prefix", "Keys starting with fn:: name builtins, which must be the only key of their mapping; %q is read as a plain key.", kv.key.value)
 			}
-			items = append(items, hclsyntax.ObjectConsItem{KeyExpr: literalKey(kv.key), ValueExpr: p.expr(kv.value)})
+			items = append(items, hclsyntax.ObjectConsItem{KeyExpr: p.key(kv.key), ValueExpr: p.expr(kv.value)})
 		}
 		return &hclsyntax.ObjectConsExpr{Items: items, SrcRange: n.rng, OpenRange: openRange(n)}
 	}
@@ -43,9 +43,15 @@ func (p *parser) expr(n *node) hclsyntax.Expression {
 	return p.template(n)
 }
 
-// literalKey is the expression of a mapping key: its text, as written.
-func literalKey(k *node) hclsyntax.Expression {
-	return &hclsyntax.ObjectConsKeyExpr{Wrapped: &hclsyntax.LiteralValueExpr{Val: cty.StringVal(k.value), SrcRange: k.rng}}
+// key is the expression of a mapping key. As in Pulumi YAML, a key is read
+// like a string value: $$ stands for $, and ${…} interpolates.
+func (p *parser) key(k *node) hclsyntax.Expression {
+	var e hclsyntax.Expression = &hclsyntax.LiteralValueExpr{Val: cty.StringVal(k.value), SrcRange: k.rng}
+	if k.kind == yaml.ScalarNode && strings.Contains(k.value, "$") {
+		// In parentheses, a key that is one name is a reference to it.
+		e = &hclsyntax.ParenthesesExpr{Expression: p.template(k), SrcRange: k.rng}
+	}
+	return &hclsyntax.ObjectConsKeyExpr{Wrapped: e}
 }
 
 func openRange(n *node) hcl.Range {
@@ -82,7 +88,8 @@ func (p *parser) scalarValue(n *node) (cty.Value, bool) {
 }
 
 // staticValue returns the value of a YAML value read as plain data, with no
-// interpolation or builtins (configuration defaults).
+// interpolation or builtins (configuration defaults); $$ in its strings and
+// keys stands for $, as everywhere else.
 func (p *parser) staticValue(n *node) cty.Value {
 	switch n.kind {
 	case yaml.SequenceNode:
@@ -100,14 +107,14 @@ func (p *parser) staticValue(n *node) cty.Value {
 		}
 		attrs := make(map[string]cty.Value, len(n.pairs))
 		for _, kv := range n.pairs {
-			attrs[kv.key.value] = p.staticValue(kv.value)
+			attrs[unescape(kv.key.value)] = p.staticValue(kv.value)
 		}
 		return cty.ObjectVal(attrs)
 	}
 	if v, ok := p.scalarValue(n); ok {
 		return v
 	}
-	return cty.StringVal(n.value)
+	return cty.StringVal(unescape(n.value))
 }
 
 // stringLiteral returns the text of a scalar that is a plain string, with
@@ -116,5 +123,8 @@ func stringLiteral(n *node) (string, bool) {
 	if n == nil || n.kind != yaml.ScalarNode || n.tag == "!!null" || strings.Contains(n.value, "${") {
 		return "", false
 	}
-	return strings.ReplaceAll(n.value, "$$", "$"), true
+	return unescape(n.value), true
 }
+
+// unescape reads the $$ escapes of a string without interpolations.
+func unescape(s string) string { return strings.ReplaceAll(s, "$$", "$") }

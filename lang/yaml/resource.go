@@ -119,6 +119,7 @@ func optionFields(o *eval.ResourceOptions, e *eval.Expansion) map[string]*hcl.Ex
 		"deleteBeforeReplace":     &o.DeleteBeforeReplace,
 		"deletedWith":             &o.DeletedWith,
 		"dependsOn":               &o.DependsOn,
+		"envVarMappings":          &o.EnvVarMappings,
 		"hideDiffs":               &o.HideDiffs,
 		"ignoreChanges":           &o.IgnoreChanges,
 		"import":                  &o.Import,
@@ -146,10 +147,6 @@ func (p *parser) options(r *eval.Resource, n *node) {
 	}
 	fields := optionFields(&r.Options, &r.Expansion)
 	for _, kv := range n.pairs {
-		if kv.key.value == "envVarMappings" {
-			p.warnf(kv.key.rng, "Unsupported option", "envVarMappings is not supported yet and is ignored.")
-			continue
-		}
 		f := fields[kv.key.value]
 		if f == nil {
 			r.StrayOptions = append(r.StrayOptions, eval.Key{Name: kv.key.value, Range: kv.key.rng})

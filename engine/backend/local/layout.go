@@ -52,12 +52,7 @@ func (l layout) tags(ref backend.StackRef) string {
 }
 
 func (l layout) locks(ref backend.StackRef) string {
-	return filepath.Join(l.root, "locks", "organization", ref.Project, ref.Name)
-}
-
-// qualifiedName is the stack's name in its checkpoint.
-func qualifiedName(ref backend.StackRef) string {
-	return "organization/" + ref.Project + "/" + ref.Name
+	return filepath.Join(l.root, "locks", backend.Organization, ref.Project, ref.Name)
 }
 
 // layoutVersion is the DIY layout Cairn reads and writes.

@@ -24,7 +24,7 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef, init *s
 	if _, err := b.statStack(ref); err != nil && !errors.Is(err, backend.ErrStackNotFound) {
 		return err
 	}
-	data, err := b.opts.Encoder(sm, false).Checkpoint(qualifiedName(ref), init)
+	data, err := b.opts.Encoder(sm, false).Checkpoint(ref.Qualified(), init)
 	if err != nil {
 		return err
 	}

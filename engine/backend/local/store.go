@@ -157,7 +157,7 @@ func (b *Backend) recover(s *stored, sm secrets.Manager) (*snapshot.Snapshot, st
 // recorded in the history. It returns the hash of the new state file.
 func (b *Backend) commit(ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
 	// The state is written from its pieces, never whole in memory.
-	data, err := b.opts.Encoder(sm, false).EncodeCheckpoint(qualifiedName(ref), snap)
+	data, err := b.opts.Encoder(sm, false).EncodeCheckpoint(ref.Qualified(), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}

@@ -21,7 +21,7 @@ func (b *Backend) CreateStack(ctx context.Context, ref backend.StackRef, init *s
 	if err := ref.Validate(); err != nil {
 		return err
 	}
-	data, err := b.opts.Encoder(sm, false).Checkpoint(qualifiedName(ref), init)
+	data, err := b.opts.Encoder(sm, false).Checkpoint(ref.Qualified(), init)
 	if err != nil {
 		return err
 	}

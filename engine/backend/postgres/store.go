@@ -156,7 +156,7 @@ func (b *Backend) recover(ctx context.Context, tx pgx.Tx, s *stored, sm secrets.
 
 // commit makes snap the stack's state, as write does.
 func (b *Backend) commit(ctx context.Context, tx pgx.Tx, ref backend.StackRef, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
-	data, err := b.opts.Encoder(sm, false).Checkpoint(qualifiedName(ref), snap)
+	data, err := b.opts.Encoder(sm, false).Checkpoint(ref.Qualified(), snap)
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
 	}
@@ -216,11 +216,6 @@ func (b *Backend) keep(ctx context.Context, q querier, ref backend.StackRef, ver
 		return 0, "", b.fail(fmt.Errorf("writing the state of stack %s: %w", ref, err))
 	}
 	return id, hash, nil
-}
-
-// qualifiedName is the stack's name in its checkpoint.
-func qualifiedName(ref backend.StackRef) string {
-	return "organization/" + ref.Project + "/" + ref.Name
 }
 
 func hashOf(data []byte) string {
