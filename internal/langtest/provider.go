@@ -195,7 +195,8 @@ func widget() *schema.Resource {
 }
 
 // Host serves the test provider and the built-in providers; other
-// stacks' outputs are made up.
+// stacks' outputs are made up (plain and secret are the values Pulumi's
+// l1-stack-reference expects).
 var Host = provider.Factories{
 	{Pkg: "test", Version: "1.0.0", New: func(context.Context) (provider.Provider, error) { return &testProvider{pkg: "test"}, nil }},
 	random.Factory(),
@@ -204,6 +205,8 @@ var Host = provider.Factories{
 		return resource.Map{
 			"bucket":   resource.String("bucket-of-" + name),
 			"password": resource.MakeSecret(resource.String("hunter2")),
+			"plain":    resource.String("plain"),
+			"secret":   resource.MakeSecret(resource.String("secret")),
 		}, nil
 	})}),
 }

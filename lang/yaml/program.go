@@ -74,6 +74,7 @@ func (p *parser) document(root *node, known []string) {
 // the known key each spells. Keys are matched without regard to case (with a
 // warning); any other key is an error, since a misspelled section would
 // otherwise be read as an empty one, and its resources planned for deletion.
+// Project keys Cairn does not act on are warned of.
 func (p *parser) topLevel(root *node, known []string) (sections, keys map[string]*node) {
 	sections, keys = map[string]*node{}, map[string]*node{}
 	if root == nil || root.kind != yaml.MappingNode {
@@ -90,6 +91,7 @@ func (p *parser) topLevel(root *node, known []string) (sections, keys map[string
 		}
 		sections[key], keys[key] = kv.value, kv.key
 	}
+	p.unsupported(sections, keys)
 	return sections, keys
 }
 
