@@ -63,6 +63,21 @@ type Config struct {
 	// Implicit is set for a namespaced key that the program uses without
 	// declaring it; it is a required string.
 	Implicit bool
+	// Over and Under are values of a stack input given beside the stack's
+	// configuration (HCL reads Terraform's variable definitions: -var
+	// flags, .tfvars files, TF_VAR_ variables): Over wins over the stack's
+	// configuration, which wins over Under. nil: none.
+	Over, Under *GivenValue
+}
+
+// GivenValue is a value of a stack input given outside the program and
+// the stack's configuration.
+type GivenValue struct {
+	Value cty.Value
+	// Source says where it comes from, for messages: "-var size=3",
+	// "TF_VAR_size"; Range is where it is written, for a file.
+	Source string
+	Range  *hcl.Range
 }
 
 // Local is a named intermediate value: a YAML variable or an HCL local.

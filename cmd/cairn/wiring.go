@@ -221,7 +221,7 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
 		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(),
-			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name})
+			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name, Vars: s.vars, Env: os.Environ()})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {

@@ -27,9 +27,8 @@ func (m *module) variable(b *hcl.Block) {
 	c := &eval.Config{Decl: eval.Decl{Name: name, Namespace: "var", Noun: "variable", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
 		Key: name, Type: cty.DynamicPseudoType}
 	if a := content.Attributes["type"]; a != nil {
-		ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
-		m.report(diags)
-		c.Type, c.Defaults = ty, defaults
+		c.Type, c.Defaults = m.typeConstraint(a.Expr)
+		m.hclVars[name] = !c.Type.IsPrimitiveType()
 	}
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = a.Expr
@@ -41,6 +40,26 @@ func (m *module) variable(b *hcl.Block) {
 	}
 	addTo(m.res.vars, name, c)
 	m.nodes = append(m.nodes, c)
+}
+
+// typeConstraint reads a variable's type constraint, with Terraform's
+// shorthands: list is list(any), map is map(any). The quoted forms of
+// Terraform 0.11 ("string") are errors, as in Terraform since 0.15.
+func (m *module) typeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults) {
+	switch hcl.ExprAsKeyword(expr) {
+	case "list":
+		return cty.List(cty.DynamicPseudoType), nil
+	case "map":
+		return cty.Map(cty.DynamicPseudoType), nil
+	}
+	if v, diags := expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+		m.errorf(expr.Range(), "Invalid quoted type constraints",
+			"Terraform 0.11 and earlier wrote type constraints in quotes; write this one without them: type = %s.", v.AsString())
+		return cty.DynamicPseudoType, nil
+	}
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	m.report(diags)
+	return ty, defaults
 }
 
 // assertion decodes { condition, error_message }.
