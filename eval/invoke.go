@@ -156,7 +156,7 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 	version := o.string(n.Options.Version)
 	o.urns(n.Options.DependsOn)           // checked; the reference orders the call
 	o.string(n.Options.PluginDownloadURL) // checked; the engine's invoke does not take it
-	if !ok || !o.ok {
+	if !ok || !o.ok || !s.conditions(n.Preconditions, ectx, "Resource precondition failed") {
 		return cty.DynamicVal, false
 	}
 	if prov == "" && v.provider != nil {
@@ -170,6 +170,9 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 	val, err := s.r.invoke(ctx, n.Token, args, prov, version)
 	if err != nil {
 		s.r.registerFailure(&n.Decl, "call the function of", err)
+		return cty.DynamicVal, false
+	}
+	if !s.conditions(n.Postconditions, withSelf(ectx, val), "Resource postcondition failed") {
 		return cty.DynamicVal, false
 	}
 	return val, true

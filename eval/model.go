@@ -111,6 +111,20 @@ type Resource struct {
 	// the checker reports them, as properties to move when the schema has
 	// them.
 	StrayOptions []Key
+	// Conditions are checked before and after the resource registers.
+	Conditions
+}
+
+// Conditions are the conditions of a resource or invoke: preconditions,
+// checked before it registers (or is called), and postconditions, checked
+// after, with self its value. A false one is an error; one not known yet
+// holds.
+type Conditions struct {
+	Preconditions, Postconditions []Assertion
+}
+
+func (c *Conditions) expressions() []hcl.Expression {
+	return append(assertionExpressions(c.Preconditions), assertionExpressions(c.Postconditions)...)
 }
 
 // Key is a key as written, with its range.
@@ -197,6 +211,7 @@ type Invoke struct {
 	Args       hcl.Expression // an object; nil: no arguments
 	Options    InvokeOptions
 	Expansion  Expansion
+	Conditions
 }
 
 // InvokeOptions are the options of an invoke.
@@ -248,6 +263,12 @@ type Output struct {
 	Decl
 	Value  hcl.Expression
 	Secret bool
+	// Preconditions are checked before the value is; a false one is an
+	// error.
+	Preconditions []Assertion
+	// DependsOn lists what the output waits for beside what its value
+	// refers to.
+	DependsOn hcl.Expression
 }
 
 // Expressions implements Node.
@@ -262,6 +283,7 @@ func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value
 func (r *Resource) Expressions() []hcl.Expression {
 	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach},
 		r.Options.expressions()...)
+	out = append(out, r.Conditions.expressions()...)
 	if r.Get != nil {
 		out = append(out, r.Get.ID, r.Get.State)
 	}
@@ -270,8 +292,8 @@ func (r *Resource) Expressions() []hcl.Expression {
 
 // Expressions implements Node.
 func (i *Invoke) Expressions() []hcl.Expression {
-	return []hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
-		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}
+	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
+		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}, i.Conditions.expressions()...)
 }
 
 // Expressions implements Node.
@@ -294,7 +316,9 @@ func assertionExpressions(as []Assertion) []hcl.Expression {
 func (r *Removed) Expressions() []hcl.Expression { return nil }
 
 // Expressions implements Node.
-func (o *Output) Expressions() []hcl.Expression { return []hcl.Expression{o.Value} }
+func (o *Output) Expressions() []hcl.Expression {
+	return append([]hcl.Expression{o.Value, o.DependsOn}, assertionExpressions(o.Preconditions)...)
+}
 
 // Scope is one namespace of nodes: a program's root, or a module's body.
 type Scope struct {

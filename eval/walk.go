@@ -290,6 +290,8 @@ func (s *scopeRun) evalContext(v *vertex, in *instance) *hcl.EvalContext {
 			val = cty.ObjectVal(map[string]cty.Value{"key": in.key, "value": in.each})
 		case r.Builtin == BuiltinConstant:
 			val = r.Value
+		case r.Builtin == BuiltinTerraform:
+			val = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.r.info.Stack)})
 		default:
 			continue
 		}
@@ -362,6 +364,9 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 	case *Local:
 		return s.eval(ectx, n.Value)
 	case *Output:
+		if !s.conditions(n.Preconditions, ectx, "Output precondition failed") {
+			return cty.DynamicVal, false
+		}
 		val, ok := s.eval(ectx, n.Value)
 		return secretIf(val, n.Secret), ok
 	case *Resource:

@@ -16,16 +16,23 @@ import (
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}}}
+	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}},
+	Blocks: conditionBlocks}
+
+// conditionBlocks are the blocks of a lifecycle block that hold
+// conditions.
+var conditionBlocks = []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}
 
 // lifecycle reads a resource's lifecycle block. A replacement deletes the
 // old resource before it creates the new one, as in Terraform, unless
-// create_before_destroy is true; prevent_destroy protects the resource.
-func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, sh *shape, rng hcl.Range) {
+// create_before_destroy is true; prevent_destroy protects the resource;
+// preconditions and postconditions go to c.
+func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, c *eval.Conditions, sh *shape, rng hcl.Range) {
 	cbd := false
 	if b := m.single(blocks, "lifecycle"); b != nil {
 		content, diags := b.Body.Content(lifecycleSchema)
 		m.report(diags)
+		m.conditions(content.Blocks, c)
 		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
 		if a := content.Attributes["prevent_destroy"]; a != nil {
 			o.Protect = a.Expr
@@ -38,6 +45,18 @@ func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, sh *sha
 		}
 	}
 	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
+}
+
+// conditions reads precondition and postcondition blocks.
+func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
+	for _, b := range blocks {
+		switch b.Type {
+		case "precondition":
+			c.Preconditions = append(c.Preconditions, m.assertion(b.Body))
+		case "postcondition":
+			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
+		}
+	}
 }
 
 // single returns the block of a type among blocks, reporting repeats.

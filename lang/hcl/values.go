@@ -11,7 +11,8 @@ import (
 )
 
 var variableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"}},
+	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
+		{Name: "ephemeral"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
@@ -19,7 +20,8 @@ var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
 
 // variable decodes a variable block: a value of the stack's configuration
-// (<project>:<name>) in the root module, an input in a module's body.
+// (<project>:<name>) in the root module, an input in a module's body. An
+// ephemeral variable is kept as a secret.
 func (m *module) variable(b *hcl.Block) {
 	name := b.Labels[0]
 	content, diags := b.Body.Content(variableSchema)
@@ -33,7 +35,7 @@ func (m *module) variable(b *hcl.Block) {
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = a.Expr
 	}
-	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
+	c.Secret = m.constantBool(content.Attributes["sensitive"], false) || m.constantBool(content.Attributes["ephemeral"], false)
 	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
 	for _, v := range content.Blocks {
 		c.Validations = append(c.Validations, m.assertion(v.Body))
@@ -103,17 +105,30 @@ func (m *module) locals(b *hcl.Block) {
 }
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}}}
+	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}}}
 
 // output decodes an output block: a stack output, or an output of a
-// module.
+// module. An ephemeral output (of a module) is a secret.
 func (m *module) output(b *hcl.Block) {
 	content, diags := b.Body.Content(outputSchema)
 	m.report(diags)
 	o := &eval.Output{Decl: eval.Decl{Name: b.Labels[0], Noun: "output", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
 		Secret: m.constantBool(content.Attributes["sensitive"], false)}
+	if a := content.Attributes["ephemeral"]; a != nil && m.constantBool(a, false) {
+		if m.dir == m.l.root {
+			m.errorf(a.Range, "Ephemeral output not allowed", "The root module's outputs are kept in the stack's state, so they cannot be ephemeral; only a module's outputs can.")
+		}
+		o.Secret = true
+	}
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
+	}
+	if d := content.Attributes["depends_on"]; d != nil {
+		o.DependsOn = d.Expr
+	}
+	for _, p := range content.Blocks {
+		o.Preconditions = append(o.Preconditions, m.assertion(p.Body))
 	}
 	m.nodes = append(m.nodes, o)
 }
