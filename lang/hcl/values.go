@@ -13,7 +13,7 @@ import (
 var variableSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
 		{Name: "ephemeral"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
 var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
