@@ -26,6 +26,11 @@ func TestEncodingFunctions(t *testing.T) {
 			{args: []cty.Value{str("hello")}, want: str("H4sIAAAAAAAA/8pIzcnJBwQAAP//hqYQNgUAAAA=")},
 			{args: []cty.Value{secret(str("hello"))}, want: secret(str("H4sIAAAAAAAA/8pIzcnJBwQAAP//hqYQNgUAAAA="))},
 		},
+		"base64gunzip": {
+			{args: []cty.Value{str("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==")}, want: str("hello")},
+			{args: []cty.Value{str("aGVsbG8=")}, err: "the decoded bytes are not gzip data"},
+			{args: []cty.Value{secret(str("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA=="))}, want: secret(str("hello"))},
+		},
 		"urlencode": {
 			{args: []cty.Value{str("a b&c=d/ü")}, want: str("a+b%26c%3Dd%2F%C3%BC")},
 			{args: []cty.Value{str("👍🏽")}, want: str("%F0%9F%91%8D%F0%9F%8F%BD")},
