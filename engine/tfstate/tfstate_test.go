@@ -187,8 +187,8 @@ func urnNames(urns []resource.URN) []string {
 // declare, or declares as a resource of another provider.
 func TestBuildRefuses(t *testing.T) {
 	for name, tc := range map[string]struct{ from, to, want string }{
-		"undeclared":     {`"name": "web"`, `"name": "api"`, `the program does not declare 3 resources of the state: tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`},
-		"other provider": {`acme/tfx`, `other/tfx`, `tfx_thing.web[0]: the state's provider is registry.terraform.io/other/tfx, but the program's resource of its name is served by acme/tfx`},
+		"undeclared":      {`"name": "web"`, `"name": "api"`, `the program does not declare 3 resources of the state: tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`},
+		"other provider":  {`acme/tfx`, `other/tfx`, `tfx_thing.web[0]: the state's provider is registry.terraform.io/other/tfx, but the program's resource of its name is served by acme/tfx`},
 		"flat attributes": {`"attributes": {"id": "3", "name": "page"}`, `"attributes_flat": {"id": "3"}`, "flat form of Terraform 0.11"},
 	} {
 		t.Run(name, func(t *testing.T) {
