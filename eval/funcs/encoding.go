@@ -35,11 +35,15 @@ var Base64DecodeFunc = stringFunc("Decodes standard Base64 whose contents are UT
 })
 
 // Base64GzipFunc compresses a string with gzip and encodes the result in
-// Base64.
+// Base64. The stream is flushed before it is closed, as Terraform's is, so
+// that the result is byte for byte Terraform's.
 var Base64GzipFunc = stringFunc("Compresses a string with gzip and encodes the result in standard Base64.", "str", func(s string) (string, error) {
 	var buf bytes.Buffer
 	w := gzip.NewWriter(&buf)
 	if _, err := w.Write([]byte(s)); err != nil {
+		return "", err
+	}
+	if err := w.Flush(); err != nil {
 		return "", err
 	}
 	if err := w.Close(); err != nil {
