@@ -148,8 +148,14 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 	return values.MapFromEngine(r.types.result(token, resp.Return)).WithMarks(marks), nil
 }
 
-// invokeNode calls the function of an Invoke node.
+// invokeNode calls the function of an Invoke node. In a preview, a data
+// source (DeferChanged) that depends on a resource or module that would
+// change is not called: its value is unknown until the update, which
+// calls it once that has changed, as Terraform defers such reads.
 func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *hcl.EvalContext) (cty.Value, bool) {
+	if n.DeferChanged && s.r.info.DryRun && s.changed(v) {
+		return cty.DynamicVal, true
+	}
 	args, ok := s.properties(n.Args, ectx)
 	o := s.options(ectx)
 	prov := o.provider(n.Options.Provider)

@@ -212,6 +212,10 @@ type Invoke struct {
 	Options    InvokeOptions
 	Expansion  Expansion
 	Conditions
+	// DeferChanged leaves the invoke's value unknown in a preview when a
+	// resource or module it depends on would change (HCL's data sources,
+	// as Terraform defers their reads).
+	DeferChanged bool
 }
 
 // InvokeOptions are the options of an invoke.

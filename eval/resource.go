@@ -66,8 +66,10 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	}
 	// Built when first read: most resources of a large stack are referred
 	// to by nothing, and their values would hold a copy of every output.
-	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun
+	// A preview knows the outputs of a resource it would not change.
+	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun && resp.Changed
 	in.build = func() cty.Value { return typ.value(urn, id, custom, outputs, preview) }
+	in.changed = resp.Changed && !resource.IsProviderType(typ.token)
 	if len(r.Postconditions) > 0 && !s.conditions(r.Postconditions, withSelf(ectx, in.build()), "Resource postcondition failed") {
 		return cty.DynamicVal, false
 	}

@@ -49,6 +49,10 @@ type instance struct {
 	value  cty.Value
 	build  func() cty.Value // when set, makes value on first use (see result)
 	once   sync.Once
+	// changed is set for a resource (not a provider) whose registration
+	// changed it (in a preview: would), and for a module instance one of
+	// whose resources changed.
+	changed bool
 }
 
 // result returns the instance's value once it is done.
@@ -59,6 +63,28 @@ func (in *instance) result() cty.Value {
 		}
 	})
 	return in.value
+}
+
+// changed reports whether an instance of one of the nodes v depends on
+// changed (or, in a preview, would change).
+func (s *scopeRun) changed(v *vertex) bool {
+	for _, d := range v.deps {
+		if st := s.states[d.node]; st != nil && st.anyChanged() {
+			return true
+		}
+	}
+	return false
+}
+
+// anyChanged reports whether an instance of the node changed; its
+// instances are done.
+func (st *nodeState) anyChanged() bool {
+	for _, in := range st.order {
+		if in.changed {
+			return true
+		}
+	}
+	return false
 }
 
 // expansionMode is how a node's instances make its value.

@@ -29,7 +29,8 @@ type Target struct {
 // program registers under its name (see ModuleName), with the state's
 // attributes as its outputs (see Instance.Outputs), its ID, and the
 // program's provider, parent, inputs (where the preview knew them) and
-// options; its dependencies are the program's and the state's. Tainted
+// options (a replacement trigger the preview did not know is left to the
+// next update to record); its dependencies are the program's and the state's. Tainted
 // instances are tainted, deposed ones pending deletion. The providers and
 // module components they use come along, and the stack's outputs are the
 // state's. Data sources are left out: the program reads them anew. An
@@ -206,6 +207,11 @@ func (b *builder) instance(r *Resource, in *Instance) (*resource.State, error) {
 	}
 	s := p.Copy()
 	s.ID, s.Outputs, s.Inputs = id, outs, knownInputs(p.Inputs, outs)
+	if s.ReplacementTrigger.ContainsUnknowns() {
+		// Recorded at the next update: Terraform too replaces for a
+		// trigger only when what it names changes in the same plan.
+		s.ReplacementTrigger = resource.Null
+	}
 	s.Taint, s.Delete = in.Status == "tainted", in.Deposed != ""
 	s.Created, s.Modified, s.Digest, s.InitErrors = nil, nil, "", nil
 	if s.Provider != "" {

@@ -98,7 +98,8 @@ func planned() *snapshot.Snapshot {
 		{URN: web2, Type: thing, Custom: true, Parent: root, Provider: provider, Inputs: resource.Map{"name": resource.String("web-2")}},
 		{URN: web0, Type: thing, Custom: true, Parent: root, Provider: provider, Dependencies: []resource.URN{web2}, Protect: true,
 			Inputs: resource.Map{"name": resource.Unknown(), "password": resource.MakeSecret(resource.String("s3cret"))}},
-		{URN: web1, Type: thing, Custom: true, Parent: root, Provider: provider, Inputs: resource.Map{"name": resource.String("web-1")}},
+		{URN: web1, Type: thing, Custom: true, Parent: root, Provider: provider, Inputs: resource.Map{"name": resource.String("web-1")},
+			ReplacementTrigger: resource.Unknown()},
 		{URN: site, Type: "hcl:module:site", Parent: root, Outputs: resource.Map{"url": resource.Unknown(), "zone": resource.String("eu")}},
 		{URN: page, Type: thing, Custom: true, Parent: site, Provider: provider, Inputs: resource.Map{"name": resource.String("page")}},
 	}}
@@ -157,8 +158,8 @@ func TestBuild(t *testing.T) {
 	if w.ID != "1" || w.Provider != ref || !w.Protect || !w.Inputs.Equal(wantIns) || len(w.Dependencies) != 0 {
 		t.Errorf("web[0] = id %s, provider %s, protect %v, inputs %v, dependencies %v", w.ID, w.Provider, w.Protect, resource.Object(w.Inputs), w.Dependencies)
 	}
-	if !byURN[web1].Taint || byURN[web1].ID != "2" || snap.Resources[3].ID != "old-2" {
-		t.Errorf("web[1]: taint %v, id %s; deposed id %s", byURN[web1].Taint, byURN[web1].ID, snap.Resources[3].ID)
+	if !byURN[web1].Taint || byURN[web1].ID != "2" || snap.Resources[3].ID != "old-2" || !byURN[web1].ReplacementTrigger.IsNull() {
+		t.Errorf("web[1]: taint %v, id %s, trigger %v; deposed id %s", byURN[web1].Taint, byURN[web1].ID, byURN[web1].ReplacementTrigger, snap.Resources[3].ID)
 	}
 	if p := byURN[page]; p.Parent != site || strings.Join(urnNames(p.Dependencies), " ") != "web[0] web[1]" {
 		t.Errorf("page: parent %s, dependencies %v", p.Parent, p.Dependencies)

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/eval/values"
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -41,7 +42,7 @@ func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, c *eval
 			o.IgnoreChanges = m.paths(a, sh, true)
 		}
 		if a := content.Attributes["replace_triggered_by"]; a != nil {
-			o.ReplacementTrigger = a.Expr
+			o.ReplacementTrigger = &triggerExpr{a.Expr}
 		}
 	}
 	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
@@ -57,6 +58,52 @@ func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
 			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
 		}
 	}
+}
+
+// triggerExpr is a replace_triggered_by list. A reference to a whole
+// resource (or its instances) triggers on any change of it, as in
+// Terraform: it stands for the resource's outputs, which any change
+// changes, rather than for the resource itself (which the engine records
+// as a reference, the same whatever changes).
+type triggerExpr struct{ hcl.Expression }
+
+// Value implements hcl.Expression.
+func (e *triggerExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	return wholeResources(v), diags
+}
+
+// wholeResources replaces the resource objects of a list (at any depth of
+// lists) by their outputs.
+func wholeResources(v cty.Value) cty.Value {
+	plain, marks := v.Unmark()
+	if !plain.IsKnown() || plain.IsNull() {
+		return v
+	}
+	switch ty := plain.Type(); {
+	case ty.IsObjectType() && ty.HasAttribute("urn") && isResource(marks):
+		attrs := plain.AsValueMap()
+		delete(attrs, "urn")
+		return cty.ObjectVal(attrs).WithMarks(marks)
+	case ty.IsTupleType() || ty.IsListType():
+		var elems []cty.Value
+		for it := plain.ElementIterator(); it.Next(); {
+			_, el := it.Element()
+			elems = append(elems, wholeResources(el))
+		}
+		return cty.TupleVal(elems).WithMarks(marks)
+	}
+	return v
+}
+
+// isResource reports whether marks say a value depends on a resource.
+func isResource(marks cty.ValueMarks) bool {
+	for m := range marks {
+		if _, ok := m.(values.Dep); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // single returns the block of a type among blocks, reporting repeats.

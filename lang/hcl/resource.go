@@ -64,7 +64,7 @@ func (m *module) data(b *hcl.Block) {
 	if typeName == "" {
 		typeName = b.Labels[0]
 	}
-	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0]}
+	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0], DeferChanged: true}
 	add(m.res.data, typeName, inv.Name, inv)
 	m.nodes = append(m.nodes, inv)
 	content, body, diags := b.Body.PartialContent(dataSchema)
