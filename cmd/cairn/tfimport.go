@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/urfave/cli/v2"
@@ -20,11 +21,11 @@ import (
 )
 
 // importTerraform moves a Terraform state (terraform.tfstate, format
-// version 4) into the current stack, which must have no resources: a
-// preview of the program on an empty stack says what it registers, the
-// state's instances take the places of the resources of their names (see
-// tfstate.Build), and the snapshot built so goes through the backend's
-// import, under the stack's lock, with a backup and a history record.
+// version 4) into the current stack, which must have no resources:
+// previews of the program say what it registers, the state's instances
+// take the places of the resources of their names (see tfstate.Build),
+// and the snapshot built so goes through the backend's import, under the
+// stack's lock, with a backup and a history record.
 func importTerraform(c *cli.Context, path string) (err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -59,18 +60,9 @@ func importTerraform(c *cli.Context, path string) (err error) {
 	if n := len(current.Resources); n > 0 {
 		return fmt.Errorf("stack %q has %d resources already; move a Terraform state into a new stack (`cairn stack init NAME`)", s.stack, n)
 	}
-	planned, err := r.plannedOnEmptyStack(c.Context)
+	snap, err := r.terraformSnapshot(c.Context, path, st)
 	if err != nil {
 		return err
-	}
-	schemas := eval.ProviderSchemas(r.host)
-	snap, err := tfstate.Build(st, tfstate.Target{
-		Planned: planned,
-		Schema:  func(pkg string) (*schema.Package, error) { return schemas.Schema(c.Context, pkg, "") },
-		NewID:   func() resource.ID { return resource.ID(uuid.NewString()) },
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	dep, err := state.NewEncoder(state.EncodeOptions{Secrets: r.secrets}).UntypedDeployment(snap)
 	if err != nil {
@@ -91,14 +83,36 @@ func importTerraform(c *cli.Context, path string) (err error) {
 	return nil
 }
 
-// plannedOnEmptyStack previews the program on an empty stack, showing
-// nothing, and returns the resources it registers.
-func (r *operation) plannedOnEmptyStack(ctx context.Context) (*snapshot.Snapshot, error) {
-	opts := r.opts
-	opts.DryRun = true
-	res, err := deploy.Update(ctx, opts, &snapshot.Snapshot{})
-	if err != nil {
-		return nil, r.failure(opPreview, err)
+// terraformSnapshot builds the snapshot that holds a Terraform state
+// (tfstate.Build) from what previews of the program register: first on an
+// empty stack, then, while that leaves instances of the state out whose
+// keys came from resources, on the snapshot built so far, which knows more
+// of them.
+func (r *operation) terraformSnapshot(ctx context.Context, path string, st *tfstate.State) (*snapshot.Snapshot, error) {
+	schemas := eval.ProviderSchemas(r.host)
+	target := tfstate.Target{
+		Schema: func(pkg string) (*schema.Package, error) { return schemas.Schema(ctx, pkg, "") },
+		NewID:  func() resource.ID { return resource.ID(uuid.NewString()) },
 	}
-	return res.Snapshot, nil
+	base := &snapshot.Snapshot{}
+	for left := -1; ; {
+		opts := r.opts
+		opts.DryRun = true
+		res, err := deploy.Update(ctx, opts, base)
+		if err != nil {
+			return nil, r.failure(opPreview, err)
+		}
+		target.Planned = res.Snapshot
+		snap, undeclared, err := tfstate.Build(st, target)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", path, err)
+		case len(undeclared) == 0:
+			return snap, nil
+		case left >= 0 && len(undeclared) >= left:
+			return nil, fmt.Errorf("%s: the program does not declare these instances of the state: %s; declare them (or remove them from the state with `terraform state rm`) and import again",
+				path, strings.Join(undeclared, ", "))
+		}
+		base, left = snap, len(undeclared)
+	}
 }

@@ -30,17 +30,19 @@ type Target struct {
 // attributes as its outputs (see Instance.Outputs), its ID, and the
 // program's provider, parent, inputs (where the preview knew them) and
 // options (a replacement trigger the preview did not know is left to the
-// next update to record); its dependencies are the program's and the state's. Tainted
-// instances are tainted, deposed ones pending deletion. The providers and
-// module components they use come along, and the stack's outputs are the
-// state's. Data sources are left out: the program reads them anew. An
-// instance the program does not declare, or declares as a resource of
-// another provider, is an error.
-func Build(st *State, t Target) (*snapshot.Snapshot, error) {
+// next update to record); its dependencies are the program's and the
+// state's. Tainted instances are tainted, deposed ones pending deletion.
+// The providers and module components they use come along, and the
+// stack's outputs are the state's. Data sources are left out: the program
+// reads them anew. The instances the program does not declare are left
+// out and listed in undeclared (by address): a preview of the program on
+// the snapshot built may know them, when their keys depend on resources.
+// An instance the program declares as a resource of another provider is
+// an error.
+func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, err error) {
 	b := &builder{t: t, planned: map[string]*resource.State{}, byURN: map[resource.URN]*resource.State{},
 		included: map[resource.URN]*resource.State{}, providerIDs: map[resource.URN]resource.ID{}, byAddress: map[string][]resource.URN{}}
 	b.index()
-	var missing []string
 	type imported struct {
 		s    *resource.State
 		deps []string
@@ -55,10 +57,10 @@ func Build(st *State, t Target) (*snapshot.Snapshot, error) {
 			in := &r.Instances[j]
 			s, err := b.instance(r, in)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if s == nil {
-				missing = append(missing, instanceAddress(r, in))
+				undeclared = append(undeclared, instanceAddress(r, in))
 				continue
 			}
 			all = append(all, imported{s, in.Dependencies})
@@ -66,10 +68,6 @@ func Build(st *State, t Target) (*snapshot.Snapshot, error) {
 				b.byAddress[r.Address()] = append(b.byAddress[r.Address()], s.URN)
 			}
 		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("the program does not declare %s of the state: %s; declare %s as the state has %s (or remove %s from the state with `terraform state rm`) and import again",
-			count(len(missing), "resource"), strings.Join(missing, ", "), them(len(missing)), them(len(missing)), them(len(missing)))
 	}
 	for _, im := range all {
 		for _, addr := range im.deps {
@@ -82,14 +80,14 @@ func Build(st *State, t Target) (*snapshot.Snapshot, error) {
 		b.include(im.s)
 	}
 	if b.root == nil {
-		return nil, fmt.Errorf("the program's preview registered no stack resource")
+		return nil, nil, fmt.Errorf("the program's preview registered no stack resource")
 	}
 	root := b.root.Copy()
 	root.Outputs = resource.Map{}
 	for _, name := range sortedKeys(st.Outputs) {
 		v, err := st.Outputs[name].EngineValue()
 		if err != nil {
-			return nil, fmt.Errorf("output %s of the state: %w", name, err)
+			return nil, nil, fmt.Errorf("output %s of the state: %w", name, err)
 		}
 		root.Outputs[name] = v
 	}
@@ -100,7 +98,7 @@ func Build(st *State, t Target) (*snapshot.Snapshot, error) {
 	for _, s := range b.deposed {
 		b.prune(s)
 	}
-	return &snapshot.Snapshot{Resources: b.ordered()}, nil
+	return &snapshot.Snapshot{Resources: b.ordered()}, undeclared, nil
 }
 
 // prune drops the references of a state to what the snapshot does not
@@ -395,18 +393,4 @@ func sortedURNs(m map[resource.URN]*resource.State) []resource.URN {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func them(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
 }

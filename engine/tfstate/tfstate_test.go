@@ -105,7 +105,7 @@ func planned() *snapshot.Snapshot {
 	}}
 }
 
-func build(t *testing.T, edit func(string) string) (*snapshot.Snapshot, error) {
+func build(t *testing.T, edit func(string) string) (*snapshot.Snapshot, []string, error) {
 	t.Helper()
 	data, err := os.ReadFile("testdata/terraform.tfstate")
 	if err != nil {
@@ -120,9 +120,9 @@ func build(t *testing.T, edit func(string) string) (*snapshot.Snapshot, error) {
 
 // TestBuild moves a state into the resources the program registers.
 func TestBuild(t *testing.T) {
-	snap, err := build(t, func(s string) string { return s })
-	if err != nil {
-		t.Fatal(err)
+	snap, undeclared, err := build(t, func(s string) string { return s })
+	if err != nil || len(undeclared) > 0 {
+		t.Fatal(err, undeclared)
 	}
 	if err := snap.VerifyIntegrity(); err != nil {
 		t.Fatal(err)
@@ -184,16 +184,31 @@ func urnNames(urns []resource.URN) []string {
 	return out
 }
 
-// TestBuildRefuses refuses a state with an instance the program does not
-// declare, or declares as a resource of another provider.
+// TestBuildUndeclared leaves out, and lists, the instances the program does
+// not declare.
+func TestBuildUndeclared(t *testing.T) {
+	snap, undeclared, err := build(t, func(s string) string { return strings.ReplaceAll(s, `"name": "web"`, `"name": "api"`) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(undeclared, ", "), `tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`; got != want {
+		t.Errorf("undeclared %s, want %s", got, want)
+	}
+	if err := snap.VerifyIntegrity(); err != nil || len(snap.Resources) != 4 {
+		t.Errorf("the snapshot holds %d resources (%v), want the stack, the provider, the module and its page", len(snap.Resources), err)
+	}
+}
+
+// TestBuildRefuses refuses a state with an instance the program declares
+// as a resource of another provider, or whose attributes are of Terraform
+// 0.11.
 func TestBuildRefuses(t *testing.T) {
 	for name, tc := range map[string]struct{ from, to, want string }{
-		"undeclared":      {`"name": "web"`, `"name": "api"`, `the program does not declare 3 resources of the state: tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`},
 		"other provider":  {`acme/tfx`, `other/tfx`, `tfx_thing.web[0]: the state's provider is registry.terraform.io/other/tfx, but the program's resource of its name is served by acme/tfx`},
 		"flat attributes": {`"attributes": {"id": "3", "name": "page"}`, `"attributes_flat": {"id": "3"}`, "flat form of Terraform 0.11"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := build(t, func(s string) string {
+			_, _, err := build(t, func(s string) string {
 				if !strings.Contains(s, tc.from) {
 					t.Fatalf("the state has no %s", tc.from)
 				}
