@@ -24,6 +24,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
@@ -556,6 +557,9 @@ func (r *operation) printDeclaration(snap *snapshot.Snapshot) error {
 	case "hcl":
 		decl, err = langhcl.Declaration(name, typ, inputs, res.Protect)
 		file = "a *.hcl file of the project"
+		if len(workspace.TerraformFiles(r.s.project.ProgramDir())) > 0 {
+			file = "a *.tf file of the project"
+		}
 	default:
 		return nil
 	}
