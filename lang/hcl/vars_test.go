@@ -26,7 +26,7 @@ variable "zones" {
 }
 `
 	prog, diags := langhcl.Parse("main.tf", []byte(src), langhcl.Options{Project: "p",
-		Env: []string{"TF_VAR_name=env", "TF_VAR_zones=[\"a\", \"b\"]", "TF_VAR_unknown=x", "PATH=/bin"},
+		Env:  []string{"TF_VAR_name=env", "TF_VAR_zones=[\"a\", \"b\"]", "TF_VAR_unknown=x", "PATH=/bin"},
 		Vars: []langhcl.VarArg{{Value: "size=1"}, {Value: "tags={team = \"web\"}"}, {Value: "size=3"}}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
