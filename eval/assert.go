@@ -28,6 +28,26 @@ func (s *scopeRun) validate(c *Config, ectx *hcl.EvalContext) bool {
 	return ok
 }
 
+// conditions evaluates preconditions or postconditions: a false one is an
+// error, reported with summary.
+func (s *scopeRun) conditions(as []Assertion, ectx *hcl.EvalContext, summary string) bool {
+	ok := true
+	for _, a := range as {
+		ok = s.assert(a, ectx, hcl.DiagError, summary) && ok
+	}
+	return ok
+}
+
+// withSelf returns ectx with self bound to v, for postconditions.
+func withSelf(ectx *hcl.EvalContext, v cty.Value) *hcl.EvalContext {
+	vars := make(map[string]cty.Value, len(ectx.Variables)+1)
+	for k, val := range ectx.Variables {
+		vars[k] = val
+	}
+	vars["self"] = v
+	return &hcl.EvalContext{Variables: vars, Functions: ectx.Functions}
+}
+
 // assert evaluates an assertion and reports it with severity when it is
 // false, showing the values its condition refers to. A condition not known
 // yet holds. It returns false when the condition could not be evaluated, or

@@ -26,11 +26,19 @@ func (c *Config) FullKey(project string) string {
 // ConfigValue returns the value of c given the stack's configuration: the
 // stored value converted to c's type (strings are parsed: "3" is the
 // number 3 when the type is a number, JSON when it is a list or an object),
-// or the default, marked secret when either is secret or c says so.
+// or the default, marked secret when either is secret or c says so. A
+// value given over the configuration (c.Over) wins, one given under it
+// (c.Under) stands in for a missing one.
 func ConfigValue(c *Config, project string, config map[string]resource.Value) (cty.Value, hcl.Diagnostics) {
 	key := c.FullKey(project)
+	if c.Over != nil {
+		return givenValue(c, c.Over, key, project)
+	}
 	raw, ok := config[key]
 	if !ok || c.NotNull && raw.IsNull() {
+		if c.Under != nil {
+			return givenValue(c, c.Under, key, project)
+		}
 		return defaultValue(c, key, project)
 	}
 	secret := c.Secret || raw.ContainsSecrets()
@@ -41,6 +49,27 @@ func ConfigValue(c *Config, project string, config map[string]resource.Value) (c
 			fmt.Sprintf("The stack's value of %s %v; set a %s with `%s`.", key, err, typeName(c.Type), c.setCommand(project)))}
 	}
 	if secret {
+		v = v.Mark(values.Secret)
+	}
+	return v, nil
+}
+
+// givenValue returns a value given beside the stack's configuration,
+// converted to c's type.
+func givenValue(c *Config, g *GivenValue, key, project string) (cty.Value, hcl.Diagnostics) {
+	if c.NotNull && g.Value.IsNull() {
+		return defaultValue(c, key, project)
+	}
+	v, err := c.convert(g.Value)
+	if err != nil {
+		at := c.NameRange
+		if g.Range != nil {
+			at = *g.Range
+		}
+		return cty.DynamicVal, hcl.Diagnostics{errorDiag(at, fmt.Sprintf("Invalid value for variable %s", c.Name),
+			fmt.Sprintf("The value given by %s %v; give a %s.", g.Source, err, typeName(c.Type)))}
+	}
+	if c.Secret {
 		v = v.Mark(values.Secret)
 	}
 	return v, nil

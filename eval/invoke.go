@@ -148,15 +148,21 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 	return values.MapFromEngine(r.types.result(token, resp.Return)).WithMarks(marks), nil
 }
 
-// invokeNode calls the function of an Invoke node.
+// invokeNode calls the function of an Invoke node. In a preview, a data
+// source (DeferChanged) that depends on a resource or module that would
+// change is not called: its value is unknown until the update, which
+// calls it once that has changed, as Terraform defers such reads.
 func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *hcl.EvalContext) (cty.Value, bool) {
+	if n.DeferChanged && s.r.info.DryRun && s.changed(v) {
+		return cty.DynamicVal, true
+	}
 	args, ok := s.properties(n.Args, ectx)
 	o := s.options(ectx)
 	prov := o.provider(n.Options.Provider)
 	version := o.string(n.Options.Version)
 	o.urns(n.Options.DependsOn)           // checked; the reference orders the call
 	o.string(n.Options.PluginDownloadURL) // checked; the engine's invoke does not take it
-	if !ok || !o.ok {
+	if !ok || !o.ok || !s.conditions(n.Preconditions, ectx, "Resource precondition failed") {
 		return cty.DynamicVal, false
 	}
 	if prov == "" && v.provider != nil {
@@ -170,6 +176,9 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 	val, err := s.r.invoke(ctx, n.Token, args, prov, version)
 	if err != nil {
 		s.r.registerFailure(&n.Decl, "call the function of", err)
+		return cty.DynamicVal, false
+	}
+	if !s.conditions(n.Postconditions, withSelf(ectx, val), "Resource postcondition failed") {
 		return cty.DynamicVal, false
 	}
 	return val, true

@@ -63,6 +63,21 @@ type Config struct {
 	// Implicit is set for a namespaced key that the program uses without
 	// declaring it; it is a required string.
 	Implicit bool
+	// Over and Under are values of a stack input given beside the stack's
+	// configuration (HCL reads Terraform's variable definitions: -var
+	// flags, .tfvars files, TF_VAR_ variables): Over wins over the stack's
+	// configuration, which wins over Under. nil: none.
+	Over, Under *GivenValue
+}
+
+// GivenValue is a value of a stack input given outside the program and
+// the stack's configuration.
+type GivenValue struct {
+	Value cty.Value
+	// Source says where it comes from, for messages: "-var size=3",
+	// "TF_VAR_size"; Range is where it is written, for a file.
+	Source string
+	Range  *hcl.Range
 }
 
 // Local is a named intermediate value: a YAML variable or an HCL local.
@@ -96,6 +111,20 @@ type Resource struct {
 	// the checker reports them, as properties to move when the schema has
 	// them.
 	StrayOptions []Key
+	// Conditions are checked before and after the resource registers.
+	Conditions
+}
+
+// Conditions are the conditions of a resource or invoke: preconditions,
+// checked before it registers (or is called), and postconditions, checked
+// after, with self its value. A false one is an error; one not known yet
+// holds.
+type Conditions struct {
+	Preconditions, Postconditions []Assertion
+}
+
+func (c *Conditions) expressions() []hcl.Expression {
+	return append(assertionExpressions(c.Preconditions), assertionExpressions(c.Postconditions)...)
 }
 
 // Key is a key as written, with its range.
@@ -185,6 +214,11 @@ type Invoke struct {
 	Args       hcl.Expression // an object; nil: no arguments
 	Options    InvokeOptions
 	Expansion  Expansion
+	Conditions
+	// DeferChanged leaves the invoke's value unknown in a preview when a
+	// resource or module it depends on would change (HCL's data sources,
+	// as Terraform defers their reads).
+	DeferChanged bool
 }
 
 // InvokeOptions are the options of an invoke.
@@ -236,6 +270,12 @@ type Output struct {
 	Decl
 	Value  hcl.Expression
 	Secret bool
+	// Preconditions are checked before the value is; a false one is an
+	// error.
+	Preconditions []Assertion
+	// DependsOn lists what the output waits for beside what its value
+	// refers to.
+	DependsOn hcl.Expression
 }
 
 // Expressions implements Node.
@@ -250,6 +290,7 @@ func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value
 func (r *Resource) Expressions() []hcl.Expression {
 	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach},
 		r.Options.expressions()...)
+	out = append(out, r.Conditions.expressions()...)
 	if r.Get != nil {
 		out = append(out, r.Get.ID, r.Get.State)
 	}
@@ -258,8 +299,8 @@ func (r *Resource) Expressions() []hcl.Expression {
 
 // Expressions implements Node.
 func (i *Invoke) Expressions() []hcl.Expression {
-	return []hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
-		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}
+	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
+		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}, i.Conditions.expressions()...)
 }
 
 // Expressions implements Node.
@@ -282,7 +323,9 @@ func assertionExpressions(as []Assertion) []hcl.Expression {
 func (r *Removed) Expressions() []hcl.Expression { return nil }
 
 // Expressions implements Node.
-func (o *Output) Expressions() []hcl.Expression { return []hcl.Expression{o.Value} }
+func (o *Output) Expressions() []hcl.Expression {
+	return append([]hcl.Expression{o.Value, o.DependsOn}, assertionExpressions(o.Preconditions)...)
+}
 
 // Scope is one namespace of nodes: a program's root, or a module's body.
 type Scope struct {

@@ -40,6 +40,9 @@ func (s *scopeRun) module(ctx context.Context, v *vertex, m *Module, in *instanc
 	child.prefix = name + "."
 	child.start(ctx)
 	child.wait()
+	for _, st := range child.states {
+		in.changed = in.changed || st.anyChanged()
+	}
 	outs, ok := child.outputs()
 	if !ok {
 		return cty.DynamicVal, false

@@ -41,4 +41,10 @@ const (
 	BuiltinEach
 	// BuiltinConstant is Reference.Value.
 	BuiltinConstant
+	// BuiltinSelf is the value of the instance itself, in its
+	// postconditions.
+	BuiltinSelf
+	// BuiltinTerraform is the object {workspace} of Terraform
+	// configurations: the workspace is the stack.
+	BuiltinTerraform
 )

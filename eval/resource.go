@@ -52,6 +52,9 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	}
 	req.Properties, req.PropertyDependencies = pm, pdeps
 	req.Dependencies = mergeDeps(req.Dependencies, pdeps)
+	if !s.conditions(r.Preconditions, ectx, "Resource precondition failed") {
+		return cty.DynamicVal, false
+	}
 
 	if r.Get != nil || typ.token == StackReferenceType {
 		return s.read(ctx, r, &req, ectx, typ)
@@ -63,8 +66,13 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	}
 	// Built when first read: most resources of a large stack are referred
 	// to by nothing, and their values would hold a copy of every output.
-	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun
+	// A preview knows the outputs of a resource it would not change.
+	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun && resp.Changed
 	in.build = func() cty.Value { return typ.value(urn, id, custom, outputs, preview) }
+	in.changed = resp.Changed && !resource.IsProviderType(typ.token)
+	if len(r.Postconditions) > 0 && !s.conditions(r.Postconditions, withSelf(ectx, in.build()), "Resource postcondition failed") {
+		return cty.DynamicVal, false
+	}
 	return cty.NilVal, true
 }
 

@@ -49,6 +49,10 @@ type instance struct {
 	value  cty.Value
 	build  func() cty.Value // when set, makes value on first use (see result)
 	once   sync.Once
+	// changed is set for a resource (not a provider) whose registration
+	// changed it (in a preview: would), and for a module instance one of
+	// whose resources changed.
+	changed bool
 }
 
 // result returns the instance's value once it is done.
@@ -59,6 +63,28 @@ func (in *instance) result() cty.Value {
 		}
 	})
 	return in.value
+}
+
+// changed reports whether an instance of one of the nodes v depends on
+// changed (or, in a preview, would change).
+func (s *scopeRun) changed(v *vertex) bool {
+	for _, d := range v.deps {
+		if st := s.states[d.node]; st != nil && st.anyChanged() {
+			return true
+		}
+	}
+	return false
+}
+
+// anyChanged reports whether an instance of the node changed; its
+// instances are done.
+func (st *nodeState) anyChanged() bool {
+	for _, in := range st.order {
+		if in.changed {
+			return true
+		}
+	}
+	return false
 }
 
 // expansionMode is how a node's instances make its value.
@@ -290,6 +316,8 @@ func (s *scopeRun) evalContext(v *vertex, in *instance) *hcl.EvalContext {
 			val = cty.ObjectVal(map[string]cty.Value{"key": in.key, "value": in.each})
 		case r.Builtin == BuiltinConstant:
 			val = r.Value
+		case r.Builtin == BuiltinTerraform:
+			val = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.r.info.Stack)})
 		default:
 			continue
 		}
@@ -362,6 +390,9 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 	case *Local:
 		return s.eval(ectx, n.Value)
 	case *Output:
+		if !s.conditions(n.Preconditions, ectx, "Output precondition failed") {
+			return cty.DynamicVal, false
+		}
 		val, ok := s.eval(ectx, n.Value)
 		return secretIf(val, n.Secret), ok
 	case *Resource:

@@ -24,6 +24,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
@@ -66,8 +67,8 @@ func previewCommand() *cli.Command {
 		Usage: "show what an update would change, changing nothing",
 		UsageText: "cairn preview\ncairn preview --diff\ncairn preview --json > plan.json\n" +
 			"cairn preview --markdown > comment.md   # a pull-request comment\ncairn preview --expect-no-changes   # drift check",
-		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
-			diffFlag, expectFlag, refreshFlag, fastFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag},
+		Flags: append([]cli.Flag{jsonFlag, &cli.BoolFlag{Name: "markdown", Usage: "print a pull-request comment: summary table, per-resource diffs, Mermaid graph"},
+			diffFlag, expectFlag, refreshFlag, fastFlag, targetFlag, targetDeps, excludeFlag, replaceFlag, parallelFlag, secretsFlag, samesFlag, emptyFlag, savePlanFlag, policyFlag, policyPackFlag, policyConfFlag}, varFlags()...),
 		Action: func(c *cli.Context) error { return operate(c, opPreview) },
 	}
 }
@@ -79,9 +80,9 @@ func upCommand() *cli.Command {
 		Usage:   "create or update the stack's resources to match the program",
 		UsageText: "cairn up                 # preview, ask, apply (on a terminal)\ncairn up --yes           # apply without asking\n" +
 			"cairn up --target 'urn:pulumi:dev::web::random:index/randomPet:RandomPet::name' --yes",
-		Flags: []cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
+		Flags: append([]cli.Flag{yesFlag, &cli.BoolFlag{Name: "skip-preview", Aliases: []string{"f"}, Usage: "do not preview first"},
 			parallelFlag, jsonFlag, diffFlag, expectFlag, refreshFlag, fastFlag, targetFlag, targetDeps, excludeFlag, replaceFlag,
-			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}, planFlag},
+			continueFlag, secretsFlag, samesFlag, emptyFlag, policyFlag, policyPackFlag, policyConfFlag, &cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "a `TEXT` kept in the stack's history"}, planFlag}, varFlags()...),
 		Action: func(c *cli.Context) error { return operate(c, opUp) },
 	}
 }
@@ -105,7 +106,7 @@ func destroyCommand() *cli.Command {
 		Name:      "destroy",
 		Usage:     "delete every resource of the stack",
 		UsageText: "cairn destroy --yes\ncairn destroy --target URN --target-dependents --yes",
-		Flags:     []cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what would be deleted"}, targetFlag, targetDeps, parallelFlag, jsonFlag, continueFlag},
+		Flags:     append([]cli.Flag{yesFlag, &cli.BoolFlag{Name: "preview-only", Usage: "show what would be deleted"}, targetFlag, targetDeps, parallelFlag, jsonFlag, continueFlag}, varFlags()...),
 		Action:    func(c *cli.Context) error { return operate(c, opDestroy) },
 	}
 }
@@ -157,6 +158,7 @@ func operate(c *cli.Context, kind opKind) (err error) {
 	if err := s.useStack(); err != nil {
 		return err
 	}
+	s.vars = s.commandVars(c)
 	r := &operation{s: s, c: c, kind: kind, ref: s.ref(s.stack), masker: secrets.NewMasker()}
 	defer r.close()
 	if err := r.planFlagsConflict(); err != nil {
@@ -560,6 +562,9 @@ func (r *operation) printDeclaration(snap *snapshot.Snapshot) error {
 	case "hcl":
 		decl, err = langhcl.Declaration(name, typ, inputs, res.Protect)
 		file = "a *.hcl file of the project"
+		if len(workspace.TerraformFiles(r.s.project.ProgramDir())) > 0 {
+			file = "a *.tf file of the project"
+		}
 	default:
 		return nil
 	}

@@ -31,6 +31,9 @@ func packageAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if s.project.Implied {
+		return fmt.Errorf("%s has no Pulumi.yaml to record the package in; declare the provider in required_providers of a terraform block instead, or create a Pulumi.yaml (name: and runtime: hcl)", s.project.Dir)
+	}
 	source, version, _ := strings.Cut(c.Args().First(), "@")
 	args := append([]string{}, c.Args().Tail()...)
 	relay := &diagRelay{}

@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/display"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 )
 
 // session is what one command invocation works with: the project, the stack,
@@ -30,6 +31,8 @@ type session struct {
 	backend backend.Backend
 	// stack is the stack the command operates on; set by useStack.
 	stack string
+	// vars are the command's -var and -var-file flags, in order.
+	vars []langhcl.VarArg
 }
 
 // newSession finds CAIRN_HOME, the project (when needProject) and opens the

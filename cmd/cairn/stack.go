@@ -103,12 +103,14 @@ terminal, without --yes, Cairn offers to remove them.`,
 				Action: stackExport,
 			},
 			{
-				Name: "import", Usage: "replace the stack's state with a deployment (from `pulumi stack export` or `cairn stack export`)",
-				UsageText: "cairn stack import --file state.json",
-				Flags: []cli.Flag{
+				Name: "import", Usage: "replace the stack's state with a deployment (from `pulumi stack export` or `cairn stack export`), or move a Terraform state in",
+				UsageText: "cairn stack import --file state.json\ncairn stack import --from-terraform terraform.tfstate",
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "file", Usage: "read from `FILE` instead of stdin"},
 					&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "import a state that fails the integrity checks"},
-				},
+					&cli.StringFlag{Name: "from-terraform", Usage: "move the Terraform state in `FILE` (format version 4) into the stack, which must be empty, " +
+						"each instance in the place of the program's resource of its address"},
+				}, varFlags()...),
 				Action: stackImport,
 			},
 			{
@@ -608,6 +610,12 @@ func stackExport(c *cli.Context) error {
 }
 
 func stackImport(c *cli.Context) error {
+	if tf := c.String("from-terraform"); tf != "" {
+		if c.IsSet("file") || c.Bool("force") {
+			return usageError(c, "--from-terraform reads a Terraform state and checks it itself; it takes neither --file nor --force")
+		}
+		return importTerraform(c, tf)
+	}
 	s, err := stateSession(c)
 	if err != nil {
 		return err

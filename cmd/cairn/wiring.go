@@ -29,10 +29,12 @@ import (
 	"github.com/cairn-iac/cairn/plugins/install"
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/random"
+	"github.com/cairn-iac/cairn/plugins/tfbuiltin"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
-// builtins are the providers compiled into Cairn; stacks serves stack
+// builtins are the providers compiled into Cairn (Terraform's built-in
+// provider, of terraform_data, among them); stacks serves stack
 // references (nil outside a project). Terraform providers run in the
 // project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
 // plugin log.
@@ -42,7 +44,7 @@ func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}
-	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf)}
+	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory()}
 }
 
 // isolated lists the packages whose built-in providers run as plugin
@@ -224,7 +226,7 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
 		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(),
-			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name})
+			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name, Vars: s.vars, Env: os.Environ()})
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {

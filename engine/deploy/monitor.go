@@ -102,6 +102,10 @@ type RegisterResponse struct {
 	// Skipped is set when the resource was not created because it was not
 	// targeted; its outputs are unknown.
 	Skipped bool
+	// Changed is set when the registration changed the resource (in a
+	// preview: would change it): created, updated, replaced or imported
+	// it.
+	Changed bool
 }
 
 // ReadResourceRequest reads an external resource.

@@ -69,12 +69,17 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	d.mu.Lock()
 	g.rec.state, g.rec.opID = final.state, final.opID
 	d.mu.Unlock()
+	changed := false
+	for _, s := range chain {
+		changed = changed || s.op.IsChange()
+	}
 	return &RegisterResponse{
 		URN:                  urn,
 		ID:                   final.state.ID,
 		Outputs:              final.state.Outputs,
 		Stables:              final.stables,
 		PropertyDependencies: req.PropertyDependencies,
+		Changed:              changed,
 	}, nil
 }
 

@@ -284,3 +284,21 @@ func indexOfState(s *snapshot.Snapshot, name string) int {
 	}
 	return -1
 }
+
+// TestForcedReplacementOrder replaces a resource whose replacement is
+// forced (a trigger, --replace) in the order the program asks for.
+func TestForcedReplacementOrder(t *testing.T) {
+	h := newHarness(t)
+	r := func(trigger string) RegisterRequest {
+		q := res("a", map[string]any{"x": 1})
+		q.ReplacementTrigger, q.DeleteBeforeReplace = resource.String(trigger), boolp(true)
+		return q
+	}
+	h.mustUp(program(r("v1")))
+	h.log.take()
+	h.mustUp(program(r("v2")))
+	calls := h.log.take()
+	if !(indexOf(calls, "Delete a") >= 0 && indexOf(calls, "Delete a") < indexOf(calls, "Create a")) {
+		t.Errorf("want Delete a before Create a: %v", calls)
+	}
+}

@@ -251,9 +251,14 @@ type diffResult struct {
 // provider cannot tell), then replaceOnChanges.
 func (d *deployment) diff(ctx context.Context, g *goal, old, new *resource.State, prov provider.Provider) (diffResult, error) {
 	urn := new.URN
+	// A forced replacement keeps the order the program asks for.
 	force := func(key string) diffResult {
 		dd, changed := resource.DiffMaps(old.Inputs, new.Inputs)
-		return diffResult{changes: provider.DiffSome, replace: true, keys: []string{key}, changed: changed, detailed: dd}
+		r := diffResult{changes: provider.DiffSome, replace: true, keys: []string{key}, changed: changed, detailed: dd}
+		if g.dbr != nil {
+			r.dbr = *g.dbr
+		}
+		return r
 	}
 	if d.targets.mustReplace(urn) || old.Taint {
 		return force("id"), nil

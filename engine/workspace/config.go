@@ -429,9 +429,14 @@ func decodeConfig(v any, crypter Crypter) (resource.Value, error) {
 	return resource.Null, fmt.Errorf("unsupported config value %T", v)
 }
 
-// selectedFile is where the selected stack of a project is remembered.
+// selectedFile is where the selected stack of a project is remembered; a
+// project without a project file is known by where that file would be.
 func selectedFile(home string, p *Project) string {
-	return filepath.Join(home, "workspaces", p.Name+"-"+shortHash(p.Path)+".yaml")
+	path := p.Path
+	if path == "" {
+		path = filepath.Join(p.Dir, ProjectFileNames[0])
+	}
+	return filepath.Join(home, "workspaces", p.Name+"-"+shortHash(path)+".yaml")
 }
 
 // SelectedStack returns the stack selected for the project, or "".

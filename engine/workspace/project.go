@@ -1,7 +1,9 @@
 // Package workspace reads and writes the files a user keeps beside a program:
 // the project file Pulumi.yaml and the stack configuration files
 // Pulumi.<stack>.yaml, in Pulumi's formats so existing projects work
-// unchanged, plus the per-project record of the selected stack.
+// unchanged, plus the per-project record of the selected stack. A folder
+// of Terraform configuration files (*.tf) without a project file is a
+// project too, named after the folder, with runtime hcl.
 //
 //	proj, err := workspace.LoadProject(dir)
 //	cfg, err := workspace.LoadStackConfig(proj, "dev")
@@ -37,6 +39,9 @@ type Project struct {
 	// Path is the project file; Dir its folder.
 	Path string
 	Dir  string
+	// Implied is set for a folder of Terraform configuration files that
+	// has no project file (Path is then "").
+	Implied bool
 	// mainLine and mainColumn are where main: is in the file.
 	mainLine, mainColumn int
 }
@@ -94,13 +99,19 @@ func FindProject(dir string) (string, error) {
 			}
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("%w in %s or any parent folder; create one (name: and runtime: yaml) or pass --cwd", ErrNoProject, abs)
+			return "", fmt.Errorf("%w in %s or any parent folder, and it holds no Terraform configuration (*.tf); create one (name: and runtime: yaml) or pass --cwd", ErrNoProject, abs)
 		}
 	}
 }
 
-// LoadProject finds and reads the project file for dir.
+// LoadProject finds and reads the project file for dir. A folder without
+// one that holds Terraform configuration files is a project of its own,
+// named after the folder, with runtime hcl: a Terraform configuration runs
+// as it is.
 func LoadProject(dir string) (*Project, error) {
+	if abs, err := filepath.Abs(dir); err == nil && !hasProjectFile(abs) && len(TerraformFiles(abs)) > 0 {
+		return terraformProject(abs), nil
+	}
 	path, err := FindProject(dir)
 	if err != nil {
 		return nil, err

@@ -307,3 +307,40 @@ func TestLooksLikeCredential(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformProject reads a folder of .tf files without a project file
+// as a project named after the folder, and its Terraform files without
+// those Terraform ignores.
+func TestTerraformProject(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "my web")
+	write(t, filepath.Join(dir, "main.tf"), "")
+	write(t, filepath.Join(dir, "vars.tf.json"), "{}")
+	for _, ignored := range []string{".hidden.tf", "#main.tf#", "main.tf~", "notes.hcl"} {
+		write(t, filepath.Join(dir, ignored), "")
+	}
+	p, err := LoadProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "my-web" || p.Runtime != "hcl" || !p.Implied || p.Dir != dir || p.Path != "" {
+		t.Errorf("project = %+v", p)
+	}
+	files := TerraformFiles(dir)
+	if len(files) != 2 || filepath.Base(files[0]) != "main.tf" || filepath.Base(files[1]) != "vars.tf.json" {
+		t.Errorf("files = %v", files)
+	}
+	home := t.TempDir()
+	if err := SelectStack(home, p, "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := SelectedStack(home, p); got != "dev" {
+		t.Errorf("selected %q", got)
+	}
+
+	// With a project file, the folder is that project.
+	write(t, filepath.Join(dir, "Pulumi.yaml"), "name: web\nruntime: hcl\n")
+	if p, err = LoadProject(dir); err != nil || p.Name != "web" || p.Implied {
+		t.Errorf("project = %+v, %v", p, err)
+	}
+}

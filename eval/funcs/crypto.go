@@ -2,13 +2,18 @@ package funcs
 
 import (
 	"crypto/md5"
+	"crypto/rsa"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/pem"
 	"errors"
+	"fmt"
 	"hash"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/zclconf/go-cty/cty"
@@ -137,3 +142,54 @@ var UUIDv5Func = function.New(&function.Spec{
 		return cty.StringVal(uuid.NewSHA1(ns, []byte(args[1].AsString())).String()), nil
 	},
 })
+
+// RSADecryptFunc decrypts Base64 ciphertext encrypted with RSA (PKCS #1
+// v1.5 padding) with a private key in PEM (PKCS #1 or PKCS #8), and
+// returns the plaintext, which must be UTF-8 text.
+var RSADecryptFunc = function.New(&function.Spec{
+	Description: "Decrypts Base64 ciphertext encrypted with RSA (PKCS #1 v1.5) with a PEM private key, and returns the plaintext.",
+	Params: []function.Parameter{
+		{Name: "ciphertext", Type: cty.String},
+		{Name: "privatekey", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		ciphertext, err := decodeBase64(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		key, err := rsaPrivateKey(args[1].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(1, err)
+		}
+		out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext)
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(0, "the ciphertext cannot be decrypted with this key: %v", err)
+		}
+		if !utf8.Valid(out) {
+			return cty.NilVal, errors.New("the plaintext is not valid UTF-8 text")
+		}
+		return cty.StringVal(string(out)), nil
+	},
+})
+
+// rsaPrivateKey reads an RSA private key in PEM: PKCS #1 or PKCS #8.
+func rsaPrivateKey(text string) (*rsa.PrivateKey, error) {
+	block, _ := pem.Decode([]byte(text))
+	if block == nil {
+		return nil, errors.New("the private key is not in PEM; give the text of a key file, such as file(\"key.pem\")")
+	}
+	if k, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
+		return k, nil
+	}
+	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("the PEM block %q is not an RSA private key: %v", block.Type, err)
+	}
+	rk, ok := k.(*rsa.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("the private key is a %T, not an RSA key", k)
+	}
+	return rk, nil
+}

@@ -80,3 +80,15 @@ func TestUUID(t *testing.T) {
 		t.Errorf("wrong result\ngot:  %#v, then %#v\nwant: two different random UUIDs", first, second)
 	}
 }
+
+func TestRSADecrypt(t *testing.T) {
+	runFamily(t, Functions(Options{}), map[string][]callTest{
+		"rsadecrypt": {
+			{args: []cty.Value{str(rsaCiphertext), str(rsaKey)}, want: str("hunter2")},
+			{args: []cty.Value{str(rsaCiphertext), secret(str(rsaKey))}, want: secret(str("hunter2"))},
+			{args: []cty.Value{str("not base64!"), str(rsaKey)}, err: "not valid standard Base64"},
+			{args: []cty.Value{str(rsaCiphertext), str("no key")}, err: "the private key is not in PEM"},
+			{args: []cty.Value{str("aGVsbG8="), str(rsaKey)}, err: "the ciphertext cannot be decrypted with this key"},
+		},
+	})
+}

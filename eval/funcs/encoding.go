@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"unicode/utf8"
 
@@ -34,17 +35,42 @@ var Base64DecodeFunc = stringFunc("Decodes standard Base64 whose contents are UT
 })
 
 // Base64GzipFunc compresses a string with gzip and encodes the result in
-// Base64.
+// Base64. The stream is flushed before it is closed, as Terraform's is, so
+// that the result is byte for byte Terraform's.
 var Base64GzipFunc = stringFunc("Compresses a string with gzip and encodes the result in standard Base64.", "str", func(s string) (string, error) {
 	var buf bytes.Buffer
 	w := gzip.NewWriter(&buf)
 	if _, err := w.Write([]byte(s)); err != nil {
 		return "", err
 	}
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
 	if err := w.Close(); err != nil {
 		return "", err
 	}
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+})
+
+// Base64GunzipFunc decodes Base64, decompresses the bytes with gzip and
+// returns them as a string: the inverse of base64gzip.
+var Base64GunzipFunc = stringFunc("Decodes standard Base64, decompresses the result with gzip and returns it as UTF-8 text.", "str", func(s string) (string, error) {
+	data, err := decodeBase64(s)
+	if err != nil {
+		return "", err
+	}
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return "", fmt.Errorf("the decoded bytes are not gzip data: %w", err)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		return "", fmt.Errorf("decompressing: %w", err)
+	}
+	if !utf8.Valid(out) {
+		return "", errors.New("the decompressed bytes are not valid UTF-8 text")
+	}
+	return string(out), nil
 })
 
 // URLEncodeFunc escapes a string for use in a URL query: spaces become +

@@ -23,8 +23,13 @@ func TestEncodingFunctions(t *testing.T) {
 			{args: []cty.Value{secret(str("not base64!"))}, err: "the details are hidden because it is secret"},
 		},
 		"base64gzip": {
-			{args: []cty.Value{str("hello")}, want: str("H4sIAAAAAAAA/8pIzcnJBwQAAP//hqYQNgUAAAA=")},
-			{args: []cty.Value{secret(str("hello"))}, want: secret(str("H4sIAAAAAAAA/8pIzcnJBwQAAP//hqYQNgUAAAA="))},
+			{args: []cty.Value{str("hello")}, want: str("H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA==")},
+			{args: []cty.Value{secret(str("hello"))}, want: secret(str("H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA=="))},
+		},
+		"base64gunzip": {
+			{args: []cty.Value{str("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==")}, want: str("hello")},
+			{args: []cty.Value{str("aGVsbG8=")}, err: "the decoded bytes are not gzip data"},
+			{args: []cty.Value{secret(str("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA=="))}, want: secret(str("hello"))},
 		},
 		"urlencode": {
 			{args: []cty.Value{str("a b&c=d/ü")}, want: str("a+b%26c%3Dd%2F%C3%BC")},

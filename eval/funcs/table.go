@@ -94,6 +94,7 @@ func Functions(o Options) map[string]function.Function {
 		// Encoding.
 		"base64decode":     Base64DecodeFunc,
 		"base64encode":     Base64EncodeFunc,
+		"base64gunzip":     Base64GunzipFunc,
 		"base64gzip":       Base64GzipFunc,
 		"csvdecode":        stdlib.CSVDecodeFunc,
 		"fromjson":         stdlib.JSONDecodeFunc,
@@ -134,6 +135,7 @@ func Functions(o Options) map[string]function.Function {
 		"filesha256":       s.fileHashFunc(sha256Hex),
 		"filesha512":       s.fileHashFunc(sha512Hex),
 		"md5":              hashFunc(md5Hex),
+		"rsadecrypt":       RSADecryptFunc,
 		"sha1":             hashFunc(sha1Hex),
 		"sha256":           hashFunc(sha256Hex),
 		"sha512":           hashFunc(sha512Hex),

@@ -3,6 +3,7 @@ package funcs
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -110,10 +111,10 @@ var documentedNames = strings.Fields(`
 	abs ceil floor log max min pow signum parseint sum
 	format formatlist join split lower upper title trim trimprefix trimsuffix trimspace chomp indent substr strrev regex regexall replace startswith endswith strcontains
 	length concat contains distinct element flatten keys values lookup merge range reverse slice sort zipmap compact coalesce coalescelist chunklist index one alltrue anytrue matchkeys transpose setunion setintersection setsubtract setproduct
-	jsonencode jsondecode yamlencode yamldecode base64encode base64decode base64gzip csvdecode urlencode textencodebase64 textdecodebase64
+	jsonencode jsondecode yamlencode yamldecode base64encode base64decode base64gzip base64gunzip csvdecode urlencode textencodebase64 textdecodebase64
 	file fileexists fileset filebase64 templatefile templatestring abspath basename dirname pathexpand
 	timestamp timeadd timecmp formatdate plantimestamp
-	md5 sha1 sha256 sha512 base64sha256 base64sha512 filesha256 filemd5 filebase64sha256 filesha1 filesha512 bcrypt uuid uuidv5
+	md5 sha1 sha256 sha512 base64sha256 base64sha512 filesha256 filemd5 filebase64sha256 filesha1 filesha512 bcrypt uuid uuidv5 rsadecrypt
 	cidrhost cidrnetmask cidrsubnet cidrsubnets cidrcontains
 	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive
 	fileasset stringasset remoteasset filearchive remotearchive assetarchive
@@ -132,6 +133,20 @@ func TestFunctionsHasEveryName(t *testing.T) {
 
 // site is a resource value, as evaluation sees one.
 var site = values.ResourceObject(resource.NewURN("dev", "web", "", "aws:s3/bucket:Bucket", "site"), "site-123", true, resource.Map{"arn": resource.String("arn:aws:s3:::site")})
+
+// rsaKey is a private key of testdata, and rsaCiphertext "hunter2"
+// encrypted for it (openssl pkeyutl -encrypt, PKCS #1 v1.5 padding).
+var (
+	rsaKey        = string(must(os.ReadFile("testdata/rsa.pem")))
+	rsaCiphertext = "e3R4zfYSSij87k803MFYlMJqOpBShb7hxeOYwUzG71ad7WgE8hHahUXPUsdx1T6FzPSrC2Q4lt3MIlZtHaNMfJLypbbjadMB+HB2BOqkHTSk1UWNGZpj51R6vNKyETZS/k9IGRwSUBGn/pN+gOFq/hnJufJ9eJPqs+YfwmeDDc4="
+)
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
 
 // sampleCalls has a valid call of every function in the table (except try
 // and can, whose arguments are expressions; see TestTryAndCan), with its
@@ -208,7 +223,8 @@ var sampleCalls = map[string]callTest{
 	// Encoding.
 	"base64decode":     {args: []cty.Value{str("aGVsbG8=")}, want: str("hello")},
 	"base64encode":     {args: []cty.Value{str("hello")}, want: str("aGVsbG8=")},
-	"base64gzip":       {args: []cty.Value{str("hello")}, want: str("H4sIAAAAAAAA/8pIzcnJBwQAAP//hqYQNgUAAAA=")},
+	"base64gunzip":     {args: []cty.Value{str("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==")}, want: str("hello")},
+	"base64gzip":       {args: []cty.Value{str("hello")}, want: str("H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA==")},
 	"csvdecode":        {args: []cty.Value{str("a,b\n1,2\n")}, want: list(obj(map[string]cty.Value{"a": str("1"), "b": str("2")}))},
 	"fromjson":         {args: []cty.Value{str(`{"a":1}`)}, want: obj(map[string]cty.Value{"a": num(1)})},
 	"jsondecode":       {args: []cty.Value{str(`{"a":1}`)}, want: obj(map[string]cty.Value{"a": num(1)})},
@@ -250,6 +266,7 @@ var sampleCalls = map[string]callTest{
 	"filesha256":       {args: []cty.Value{str("hello.txt")}, want: str("a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e")},
 	"filesha512":       {args: []cty.Value{str("hello.txt")}},
 	"md5":              {args: []cty.Value{str("hello")}, want: str("5d41402abc4b2a76b9719d911017c592")},
+	"rsadecrypt":       {args: []cty.Value{str(rsaCiphertext), str(rsaKey)}, want: str("hunter2")},
 	"sha1":             {args: []cty.Value{str("hello")}, want: str("aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d")},
 	"sha256":           {args: []cty.Value{str("hello")}, want: str("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")},
 	"sha512":           {args: []cty.Value{str("hello")}, want: str("9b71d224bd62f3785d96d46ad3ea3d73319bfbc2890caadae2dff72519673ca72323c3d99ba5c11d7c7acc6e14b8c5da0c4663475c2e5c3adef46f73bcdec043")},

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/command"
 	"github.com/cairn-iac/cairn/plugins/random"
+	"github.com/cairn-iac/cairn/plugins/tfbuiltin"
 )
 
 // testProvider is an in-process provider of the package "test": resources
@@ -201,6 +202,7 @@ var Host = provider.Factories{
 	{Pkg: "test", Version: "1.0.0", New: func(context.Context) (provider.Provider, error) { return &testProvider{pkg: "test"}, nil }},
 	random.Factory(),
 	command.Factory(),
+	tfbuiltin.Factory(),
 	builtin.Factory(builtin.Options{Stacks: builtin.StackReaderFunc(func(_ context.Context, name string) (resource.Map, error) {
 		return resource.Map{
 			"bucket":   resource.String("bucket-of-" + name),

@@ -21,6 +21,8 @@ type Stack struct {
 	load Load
 	Dir  string
 	Snap *snapshot.Snapshot
+	// preview makes the next update a preview.
+	preview bool
 }
 
 // NewStack makes a stack whose project is in a new temporary folder.
@@ -52,6 +54,7 @@ func (s *Stack) steps(op func(deploy.Options, *snapshot.Snapshot) (*deploy.Resul
 			}
 		}}
 	if withProgram {
+		opts.DryRun = s.preview
 		prog, diags := s.load(s.Dir)
 		if diags.HasErrors() {
 			s.t.Fatal(diags)
@@ -62,7 +65,9 @@ func (s *Stack) steps(op func(deploy.Options, *snapshot.Snapshot) (*deploy.Resul
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	s.Snap = res.Snapshot
+	if !opts.DryRun {
+		s.Snap = res.Snapshot
+	}
 	sort.Strings(steps)
 	return steps
 }
@@ -72,6 +77,14 @@ func (s *Stack) Up() []string {
 	return s.steps(func(o deploy.Options, b *snapshot.Snapshot) (*deploy.Result, error) {
 		return deploy.Update(context.Background(), o, b)
 	}, true)
+}
+
+// Preview previews an update of the stack with the project's program and
+// returns its steps; the stack keeps its snapshot.
+func (s *Stack) Preview() []string {
+	s.preview = true
+	defer func() { s.preview = false }()
+	return s.Up()
 }
 
 // Destroy destroys the stack and returns its steps.

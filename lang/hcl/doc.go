@@ -1,8 +1,13 @@
 // Package hcl reads HCL programs, written the way Terraform configurations
 // are, into Cairn's program model (package eval). A project with runtime:
-// hcl is every *.hcl file beside its Pulumi.yaml, or in the folder its
-// main: names; module blocks call local modules, folders of *.hcl files of
-// their own.
+// hcl is every *.tf and *.tf.json file of its folder (or of the folder its
+// main: names) or, when it has none, every *.hcl file; override files
+// (override.tf, *_override.tf) merge into the others as Terraform merges
+// them. Module blocks call local modules, folders read by the same rules.
+// The root module's variables also take values from Terraform's variable
+// definitions (.tfvars files, TF_VAR_ variables, -var and -var-file; see
+// Options.Vars), the stack's configuration coming between the files and
+// the command line.
 //
 // The blocks are Terraform's: variable (values from the stack's
 // configuration, <project>:<name>), locals, output, resource, data (a
@@ -17,7 +22,14 @@
 // arguments, nested blocks and references to outputs are written in
 // snake_case and mapped to the schemas' camelCase names.
 //
-// A terraform block's required_providers declare Terraform providers
+// Resources and data sources take preconditions and postconditions (with
+// self), outputs preconditions; terraform.workspace is the stack. A data
+// source that depends on a resource that would change is read during the
+// update only (Invoke.DeferChanged), as Terraform defers it.
+//
+// A terraform block's required_version must allow LanguageVersion; its
+// backend is not used (a warning says how to import its state). Its
+// required_providers declare Terraform providers
 // (source = "hashicorp/null", version = "~> 3.2"): their packages are served by the plugin
 // Options.TerraformProviders names, parameterized with the source and
 // version constraints; their resource, data and provider blocks are

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -37,6 +38,12 @@ type Options struct {
 	// ReadFile, when set, reads the program's files instead of
 	// os.ReadFile: an editor's unsaved buffers, say.
 	ReadFile func(path string) ([]byte, error)
+	// Vars are the -var and -var-file arguments of the command, in the
+	// order given, and Env the environment, for TF_VAR_<name>: values of
+	// the root module's variables, with those of .tfvars files in the
+	// program's folder (see rootVariables).
+	Vars []VarArg
+	Env  []string
 }
 
 // dialect is how HCL names the parts of a resource, for hints.
@@ -60,15 +67,15 @@ func Load(dir string, opts Options) (*eval.Program, hcl.Diagnostics) {
 		}
 	}
 	l := newLoader(dir, program, opts)
-	files := l.readDir(program)
-	if len(files) == 0 && !l.diags.HasErrors() {
-		detail := fmt.Sprintf("%s has no *.hcl files; a project with runtime: hcl is the *.hcl files beside its Pulumi.yaml.", dir)
+	src := l.readDir(program)
+	if len(src.files) == 0 && !l.diags.HasErrors() {
+		detail := fmt.Sprintf("%s has no *.tf or *.hcl files; a project with runtime: hcl is the *.tf (or *.hcl) files beside its Pulumi.yaml.", dir)
 		if program != dir {
-			detail = fmt.Sprintf("%s, the folder main: in Pulumi.yaml names, has no *.hcl files; put the program's *.hcl files there, or correct main:.", program)
+			detail = fmt.Sprintf("%s, the folder main: in Pulumi.yaml names, has no *.tf or *.hcl files; put the program's files there, or correct main:.", program)
 		}
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No HCL files", Detail: detail})
 	}
-	return l.program(files)
+	return l.program(src)
 }
 
 // Parse reads a program held in one file whose source is src; module
@@ -79,7 +86,7 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 		dir = "."
 	}
 	l := newLoader(dir, dir, opts)
-	return l.program([]*hcl.File{l.parse(filename, src)})
+	return l.program(sources{files: []*hcl.File{l.parse(filename, src)}})
 }
 
 // loader reads the files of a project and its modules.
@@ -91,6 +98,9 @@ type loader struct {
 	pkgs     *packages
 	versions map[string]*eval.ResourceOptions // Version and PluginDownloadURL by package, from required_providers
 	diags    hcl.Diagnostics
+	// backendWarned is set once a backend (or cloud) block was reported
+	// as not used.
+	backendWarned bool
 }
 
 func newLoader(project, root string, opts Options) *loader {
@@ -101,11 +111,26 @@ func newLoader(project, root string, opts Options) *loader {
 		versions: map[string]*eval.ResourceOptions{}}
 }
 
-// readDir parses the *.hcl files of a directory, in name order.
-func (l *loader) readDir(dir string) []*hcl.File {
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
-	sort.Strings(paths)
-	var out []*hcl.File
+// sources are the parsed files of a module's folder.
+type sources struct {
+	files, overrides []*hcl.File
+}
+
+// readDir parses the files of a module's folder, in name order: its
+// Terraform configuration files (*.tf, *.tf.json) when it has any, else
+// its *.hcl files. Override files come apart, to be merged into the others.
+func (l *loader) readDir(dir string) sources {
+	paths := workspace.TerraformFiles(dir)
+	if len(paths) == 0 {
+		all, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
+		for _, p := range all {
+			if !strings.HasPrefix(filepath.Base(p), ".") {
+				paths = append(paths, p)
+			}
+		}
+		sort.Strings(paths)
+	}
+	var out sources
 	for _, p := range paths {
 		name := p
 		if rel, err := filepath.Rel(l.project, p); err == nil {
@@ -116,20 +141,31 @@ func (l *loader) readDir(dir string) []*hcl.File {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 			continue
 		}
-		out = append(out, l.parse(name, src))
+		f := l.parse(name, src)
+		if isOverride(p) {
+			out.overrides = append(out.overrides, f)
+		} else {
+			out.files = append(out.files, f)
+		}
 	}
 	return out
 }
 
+// parse parses a file, in JSON when its name ends in .json.
 func (l *loader) parse(name string, src []byte) *hcl.File {
-	f, diags := l.parser.ParseHCL(src, name)
+	parse := l.parser.ParseHCL
+	if strings.HasSuffix(name, ".json") {
+		parse = l.parser.ParseJSON
+	}
+	f, diags := parse(src, name)
 	l.diags = append(l.diags, diags...)
 	return f
 }
 
 // program decodes the root module and assembles the program.
-func (l *loader) program(files []*hcl.File) (*eval.Program, hcl.Diagnostics) {
-	root := l.module(l.root, "the root module", files, nil)
+func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
+	root := l.module(l.root, "the root module", src, nil)
+	l.rootVariables(root)
 	prog := &eval.Program{
 		Root:    root.scope(),
 		Project: l.opts.Project,
@@ -145,25 +181,30 @@ func (l *loader) program(files []*hcl.File) (*eval.Program, hcl.Diagnostics) {
 
 // module decodes the files of one module (the root, or a module's source
 // folder). stack holds the folders of the modules that call it.
-func (l *loader) module(dir, where string, files []*hcl.File, stack []string) *module {
+func (l *loader) module(dir, where string, src sources, stack []string) *module {
 	modPath, err := filepath.Rel(l.root, dir)
 	if err != nil {
 		modPath = dir
 	}
-	m := &module{l: l, dir: dir, stack: append(stack, dir), res: newResolver(where, map[string]cty.Value{
+	m := &module{l: l, dir: dir, stack: append(stack, dir), hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
 		"module": cty.StringVal(filepath.ToSlash(modPath)),
 		"root":   cty.StringVal("."),
 		"cwd":    cty.StringVal(l.root),
 	})}
-	var blocks []*hcl.Block
+	m.decode(m.override(l.blocks(src.files), l.blocks(src.overrides)))
+	return m
+}
+
+// blocks returns the top-level blocks of files.
+func (l *loader) blocks(files []*hcl.File) []*hcl.Block {
+	var out []*hcl.Block
 	for _, f := range files {
 		if f == nil {
 			continue
 		}
 		content, diags := f.Body.Content(fileSchema)
 		l.diags = append(l.diags, diags...)
-		blocks = append(blocks, content.Blocks...)
+		out = append(out, content.Blocks...)
 	}
-	m.decode(blocks)
-	return m
+	return out
 }

@@ -37,6 +37,9 @@ type module struct {
 	stack []string // the folders of this module and of those that call it
 	nodes []eval.Node
 	res   *resolver
+	// hclVars are the variables whose values given as text (-var,
+	// TF_VAR_) are HCL expressions: those of a type that is not primitive.
+	hclVars map[string]bool
 }
 
 func (m *module) errorf(rng hcl.Range, summary, format string, args ...any) {

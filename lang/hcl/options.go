@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -12,19 +13,27 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/eval/values"
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}}}
+	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}},
+	Blocks: conditionBlocks}
+
+// conditionBlocks are the blocks of a lifecycle block that hold
+// conditions.
+var conditionBlocks = []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}}
 
 // lifecycle reads a resource's lifecycle block. A replacement deletes the
 // old resource before it creates the new one, as in Terraform, unless
-// create_before_destroy is true; prevent_destroy protects the resource.
-func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, sh *shape, rng hcl.Range) {
+// create_before_destroy is true; prevent_destroy protects the resource;
+// preconditions and postconditions go to c.
+func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, c *eval.Conditions, sh *shape, rng hcl.Range) {
 	cbd := false
 	if b := m.single(blocks, "lifecycle"); b != nil {
 		content, diags := b.Body.Content(lifecycleSchema)
 		m.report(diags)
+		m.conditions(content.Blocks, c)
 		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
 		if a := content.Attributes["prevent_destroy"]; a != nil {
 			o.Protect = a.Expr
@@ -33,10 +42,68 @@ func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, sh *sha
 			o.IgnoreChanges = m.paths(a, sh, true)
 		}
 		if a := content.Attributes["replace_triggered_by"]; a != nil {
-			o.ReplacementTrigger = a.Expr
+			o.ReplacementTrigger = &triggerExpr{a.Expr}
 		}
 	}
 	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
+}
+
+// conditions reads precondition and postcondition blocks.
+func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
+	for _, b := range blocks {
+		switch b.Type {
+		case "precondition":
+			c.Preconditions = append(c.Preconditions, m.assertion(b.Body))
+		case "postcondition":
+			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
+		}
+	}
+}
+
+// triggerExpr is a replace_triggered_by list. A reference to a whole
+// resource (or its instances) triggers on any change of it, as in
+// Terraform: it stands for the resource's outputs, which any change
+// changes, rather than for the resource itself (which the engine records
+// as a reference, the same whatever changes).
+type triggerExpr struct{ hcl.Expression }
+
+// Value implements hcl.Expression.
+func (e *triggerExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	return wholeResources(v), diags
+}
+
+// wholeResources replaces the resource objects of a list (at any depth of
+// lists) by their outputs.
+func wholeResources(v cty.Value) cty.Value {
+	plain, marks := v.Unmark()
+	if !plain.IsKnown() || plain.IsNull() {
+		return v
+	}
+	switch ty := plain.Type(); {
+	case ty.IsObjectType() && ty.HasAttribute("urn") && isResource(marks):
+		attrs := plain.AsValueMap()
+		delete(attrs, "urn")
+		return cty.ObjectVal(attrs).WithMarks(marks)
+	case ty.IsTupleType() || ty.IsListType():
+		var elems []cty.Value
+		for it := plain.ElementIterator(); it.Next(); {
+			_, el := it.Element()
+			elems = append(elems, wholeResources(el))
+		}
+		return cty.TupleVal(elems).WithMarks(marks)
+	}
+	return v
+}
+
+// isResource reports whether marks say a value depends on a resource.
+func isResource(marks cty.ValueMarks) bool {
+	for m := range marks {
+		if _, ok := m.(values.Dep); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // single returns the block of a type among blocks, reporting repeats.
@@ -246,19 +313,76 @@ func camelKeys(v cty.Value) cty.Value {
 
 var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
 
-// terraform reads the terraform block: its required_providers name the
-// Terraform providers of the program, as in Terraform; the rest is
-// ignored, with a warning.
+// terraformSchema is the schema of a terraform block.
+var terraformSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"},
+		{Type: "provider_meta", LabelNames: []string{"provider"}}},
+}
+
+// LanguageVersion is the version of the Terraform language Cairn
+// implements, OpenTofu's: a terraform block's required_version must allow
+// it.
+const LanguageVersion = "1.12.0"
+
+// terraform reads a terraform block: its required_providers name the
+// Terraform providers of the program, as in Terraform, and its
+// required_version must allow LanguageVersion. Cairn keeps the state
+// itself, so a backend or cloud block is not used (said once, with how to
+// move the state it names into a stack); experiments and provider_meta
+// are ignored, with a warning.
 func (m *module) terraform(b *hcl.Block) {
-	content, rest, diags := b.Body.PartialContent(requirementsSchema)
+	content, diags := b.Body.Content(terraformSchema)
 	m.report(diags)
-	if attrs, _ := rest.JustAttributes(); len(attrs) > 0 || len(content.Blocks) == 0 {
-		m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Ignored terraform settings",
-			Detail:  "Cairn reads only required_providers of the terraform block.",
-			Subject: b.DefRange.Ptr()})
+	if a := content.Attributes["required_version"]; a != nil {
+		m.requiredVersion(a)
 	}
-	for _, rp := range content.Blocks {
-		m.requiredProviders(rp, true)
+	if a := content.Attributes["experiments"]; a != nil {
+		m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Experiments not supported",
+			Detail: "Cairn implements no experimental language features; the experiments are ignored.", Subject: a.NameRange.Ptr()})
+	}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "required_providers":
+			m.requiredProviders(blk, true)
+		case "backend", "cloud":
+			if m.l.backendWarned {
+				continue
+			}
+			m.l.backendWarned = true
+			what := "cloud block"
+			if blk.Type == "backend" {
+				what = fmt.Sprintf("backend %q", blk.Labels[0])
+			}
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Backend not used",
+				Detail: fmt.Sprintf("Cairn keeps the state of this configuration in its stacks, so the %s is not used. "+
+					"To move the state Terraform keeps there into the current stack, write it to a file with `terraform state pull > terraform.tfstate`, "+
+					"then run `cairn stack import --from-terraform terraform.tfstate`.", what),
+				Subject: blk.DefRange.Ptr()})
+		case "provider_meta":
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider metadata not sent",
+				Detail: "Cairn does not send provider_meta to providers; the block is ignored.", Subject: blk.DefRange.Ptr()})
+		}
+	}
+}
+
+// requiredVersion checks a required_version constraint against
+// LanguageVersion.
+func (m *module) requiredVersion(a *hcl.Attribute) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		m.errorf(a.Expr.Range(), "Invalid required_version", "required_version must be a constant string of version constraints, such as \">= 1.5\".")
+		return
+	}
+	c, err := version.NewConstraint(v.AsString())
+	if err != nil {
+		m.errorf(a.Expr.Range(), "Invalid required_version", "%q is not a version constraint: %s.", v.AsString(), err)
+		return
+	}
+	if !c.Check(version.Must(version.NewVersion(LanguageVersion))) {
+		m.errorf(a.Expr.Range(), "Unsupported Terraform Core version",
+			"This configuration requires Terraform %s, and Cairn implements the language of OpenTofu %s; change the constraint to allow %s if the configuration works with it.",
+			v.AsString(), LanguageVersion, LanguageVersion)
 	}
 }
 

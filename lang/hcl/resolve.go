@@ -12,7 +12,8 @@ import (
 // resolver resolves the references of one module (the root module or a
 // module's body): var.x, local.x, module.x, data.<type>.<name>,
 // <type>.<name>, provider references <pkg> and <pkg>.<alias>, and the
-// builtins count, each, path and pulumi.
+// builtins count, each, path, pulumi, terraform (terraform.workspace is the
+// stack) and self (in postconditions).
 type resolver struct {
 	where     string // "the root module", "module.site"
 	vars      map[string]eval.Node
@@ -89,9 +90,12 @@ func (r *resolver) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl
 	case "pulumi":
 		return eval.Reference{Builtin: eval.BuiltinPulumi, Len: 1}, nil
 	case "self":
-		return invalidRef(t, `"self" is not supported yet; refer to the resource by its type and name.`)
+		return eval.Reference{Builtin: eval.BuiltinSelf, Len: 1}, nil
 	case "terraform":
-		return invalidRef(t, `The "terraform" object is not available; use pulumi.stack for the workspace (the stack).`)
+		if a, ok := attrName(t, 1); !ok || a != "workspace" {
+			return invalidRef(t, `The "terraform" object has one attribute: terraform.workspace, the stack's name.`)
+		}
+		return eval.Reference{Builtin: eval.BuiltinTerraform, Len: 1}, nil
 	}
 	if byAlias, ok := r.providers[root]; ok {
 		if a, ok := attrName(t, 1); ok && byAlias[a] != nil {

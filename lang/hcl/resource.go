@@ -22,7 +22,11 @@ var resourceSchema = &hcl.BodySchema{
 // dataSchema is the schema of the meta-arguments of a data block.
 var dataSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 }
+
+// dataLifecycleSchema is the schema of a data block's lifecycle block.
+var dataLifecycleSchema = &hcl.BodySchema{Blocks: conditionBlocks}
 
 // resource decodes a resource block.
 func (m *module) resource(b *hcl.Block) {
@@ -48,7 +52,7 @@ func (m *module) resource(b *hcl.Block) {
 	if p := content.Attributes["provider"]; p != nil {
 		r.Options.Provider = p.Expr
 	}
-	m.lifecycle(content.Blocks, &r.Options, sh.inputs, b.DefRange)
+	m.lifecycle(content.Blocks, &r.Options, &r.Conditions, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
 }
@@ -60,7 +64,7 @@ func (m *module) data(b *hcl.Block) {
 	if typeName == "" {
 		typeName = b.Labels[0]
 	}
-	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0]}
+	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0], DeferChanged: true}
 	add(m.res.data, typeName, inv.Name, inv)
 	m.nodes = append(m.nodes, inv)
 	content, body, diags := b.Body.PartialContent(dataSchema)
@@ -79,6 +83,11 @@ func (m *module) data(b *hcl.Block) {
 	}
 	if p := content.Attributes["provider"]; p != nil {
 		inv.Options.Provider = p.Expr
+	}
+	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
+		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
+		m.report(diags)
+		m.conditions(lcContent.Blocks, &inv.Conditions)
 	}
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)

@@ -205,3 +205,49 @@ import {
 	s.Write("main.hcl", `resource "test_thing" "adopted" { name = "adopted" }`)
 	langtest.Equal(t, "after import", s.Up(), []string(nil))
 }
+
+// TestTerraformPlanning plans as Terraform does: a data source that
+// depends on a resource with changes is read at the update (its value is
+// unknown in the preview), and replace_triggered_by naming a whole
+// resource replaces on any change of it, in the order asked for.
+func TestTerraformPlanning(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	program := func(length int) string {
+		return fmt.Sprintf(`
+resource "test_thing" "a" {
+  name   = "a"
+  length = %d
+}
+
+data "test_get_thing" "d" {
+  name = test_thing.a.name
+}
+
+resource "test_thing" "b" {
+  name  = "b"
+  items = [data.test_get_thing.d.upper]
+}
+
+resource "test_thing" "c" {
+  name = "c"
+  lifecycle {
+    replace_triggered_by = [test_thing.a]
+  }
+}
+
+resource "test_thing" "e" {
+  name = "e"
+  lifecycle {
+    replace_triggered_by = [test_thing.a.name]
+  }
+}
+`, length)
+	}
+	s.Write("main.tf", program(1))
+	langtest.Equal(t, "create", s.Up(), []string{"create a", "create b", "create c", "create default", "create e", "create roundtrip-test"})
+	langtest.Equal(t, "no change", s.Preview(), []string(nil))
+
+	s.Write("main.tf", program(2))
+	langtest.Equal(t, "preview", s.Preview(), []string{"replace c", "update a", "update b"})
+	langtest.Equal(t, "update", s.Up(), []string{"replace c", "update a"})
+}

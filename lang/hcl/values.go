@@ -11,15 +11,17 @@ import (
 )
 
 var variableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}},
+	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
+		{Name: "ephemeral"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
 var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
 
 // variable decodes a variable block: a value of the stack's configuration
-// (<project>:<name>) in the root module, an input in a module's body.
+// (<project>:<name>) in the root module, an input in a module's body. An
+// ephemeral variable is kept as a secret.
 func (m *module) variable(b *hcl.Block) {
 	name := b.Labels[0]
 	content, diags := b.Body.Content(variableSchema)
@@ -27,20 +29,39 @@ func (m *module) variable(b *hcl.Block) {
 	c := &eval.Config{Decl: eval.Decl{Name: name, Namespace: "var", Noun: "variable", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
 		Key: name, Type: cty.DynamicPseudoType}
 	if a := content.Attributes["type"]; a != nil {
-		ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
-		m.report(diags)
-		c.Type, c.Defaults = ty, defaults
+		c.Type, c.Defaults = m.typeConstraint(a.Expr)
+		m.hclVars[name] = !c.Type.IsPrimitiveType()
 	}
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = a.Expr
 	}
-	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
+	c.Secret = m.constantBool(content.Attributes["sensitive"], false) || m.constantBool(content.Attributes["ephemeral"], false)
 	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
 	for _, v := range content.Blocks {
 		c.Validations = append(c.Validations, m.assertion(v.Body))
 	}
 	addTo(m.res.vars, name, c)
 	m.nodes = append(m.nodes, c)
+}
+
+// typeConstraint reads a variable's type constraint, with Terraform's
+// shorthands: list is list(any), map is map(any). The quoted forms of
+// Terraform 0.11 ("string") are errors, as in Terraform since 0.15.
+func (m *module) typeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults) {
+	switch hcl.ExprAsKeyword(expr) {
+	case "list":
+		return cty.List(cty.DynamicPseudoType), nil
+	case "map":
+		return cty.Map(cty.DynamicPseudoType), nil
+	}
+	if v, diags := expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+		m.errorf(expr.Range(), "Invalid quoted type constraints",
+			"Terraform 0.11 and earlier wrote type constraints in quotes; write this one without them: type = %s.", v.AsString())
+		return cty.DynamicPseudoType, nil
+	}
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	m.report(diags)
+	return ty, defaults
 }
 
 // assertion decodes { condition, error_message }.
@@ -84,17 +105,30 @@ func (m *module) locals(b *hcl.Block) {
 }
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}}}
+	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}}}
 
 // output decodes an output block: a stack output, or an output of a
-// module.
+// module. An ephemeral output (of a module) is a secret.
 func (m *module) output(b *hcl.Block) {
 	content, diags := b.Body.Content(outputSchema)
 	m.report(diags)
 	o := &eval.Output{Decl: eval.Decl{Name: b.Labels[0], Noun: "output", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
 		Secret: m.constantBool(content.Attributes["sensitive"], false)}
+	if a := content.Attributes["ephemeral"]; a != nil && m.constantBool(a, false) {
+		if m.dir == m.l.root {
+			m.errorf(a.Range, "Ephemeral output not allowed", "The root module's outputs are kept in the stack's state, so they cannot be ephemeral; only a module's outputs can.")
+		}
+		o.Secret = true
+	}
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
+	}
+	if d := content.Attributes["depends_on"]; d != nil {
+		o.DependsOn = d.Expr
+	}
+	for _, p := range content.Blocks {
+		o.Preconditions = append(o.Preconditions, m.assertion(p.Body))
 	}
 	m.nodes = append(m.nodes, o)
 }

@@ -34,10 +34,10 @@
 //
 // Values are cty values of the schema's implied type, encoded with msgpack;
 // unknowns are Cairn's unknowns. A resource's outputs are its Terraform
-// state (its attributes, null ones left out) plus "__meta", a JSON string
-// holding the schema version the state was written with and the provider's
-// private data (base64): the display hides keys beginning with "__", and
-// the state needs nothing new. Sensitive attributes, and values that were
+// state (its attributes, null ones left out) plus "__meta" (tfstate.Meta),
+// a JSON string holding the schema version the state was written with and
+// the provider's private data (base64): the display hides keys beginning
+// with "__", and the state needs nothing new. Sensitive attributes, and values that were
 // secret in the inputs, are secrets. A resource's ID is its id attribute
 // ("-" for types without one). Replacement order is the program's (HCL
 // deletes first, as Terraform does, unless create_before_destroy).

@@ -3,7 +3,6 @@ package tfplugin
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,24 +15,9 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/tfstate"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
-
-// metaKey is the output that keeps, beside a resource's attributes, what
-// Terraform keeps beside them in its state: the schema version the
-// attributes were written with and the provider's private data. Keys
-// beginning with "__" are never displayed; Pulumi's bridge of Terraform
-// providers keeps the schema version under the same key.
-const metaKey = "__meta"
-
-// meta is the value of metaKey, as JSON.
-type meta struct {
-	SchemaVersion string `json:"schema_version"`
-	Private       string `json:"private,omitempty"` // base64
-}
-
-// noID is the ID of a resource whose type has no id attribute.
-const noID = "-"
 
 // bounded bounds an operation by the resource's own timeout plus a
 // minute's grace, or by two hours, as calls to Pulumi plugins are: a hung
@@ -93,12 +77,10 @@ type state struct {
 // the recorded schema version, as Terraform calls it.
 func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs resource.Map) (state, error) {
 	attrs := outputs.Copy()
-	delete(attrs, metaKey)
-	var m meta
-	if v := outputs[metaKey]; v.IsString() {
-		if err := json.Unmarshal([]byte(v.StringValue()), &m); err != nil {
-			return state{}, fmt.Errorf("the recorded %s of the resource: %w", metaKey, err)
-		}
+	delete(attrs, tfstate.MetaKey)
+	m, err := tfstate.MetaOf(outputs)
+	if err != nil {
+		return state{}, err
 	}
 	version, _ := strconv.ParseInt(m.SchemaVersion, 10, 64)
 	private, err := base64.StdEncoding.DecodeString(m.Private)
@@ -220,7 +202,7 @@ func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior sta
 }
 
 // outputs are the outputs of a state: its attributes, secret where the
-// schema says they are sensitive or the inputs had secrets, and metaKey.
+// schema says they are sensitive or the inputs had secrets, and tfstate.MetaKey.
 func (p *Provider) outputs(t *typed, s state, secrets ...[]resource.Path) resource.Map {
 	if s.value.IsNull() {
 		return nil
@@ -229,12 +211,11 @@ func (p *Provider) outputs(t *typed, s state, secrets ...[]resource.Path) resour
 	for _, paths := range secrets {
 		markPaths(out, paths)
 	}
-	m := meta{SchemaVersion: strconv.FormatInt(t.version, 10)}
+	m := tfstate.Meta{SchemaVersion: strconv.FormatInt(t.version, 10)}
 	if len(s.private) > 0 {
 		m.Private = base64.StdEncoding.EncodeToString(s.private)
 	}
-	data, _ := json.Marshal(m)
-	out[metaKey] = resource.String(string(data))
+	out[tfstate.MetaKey] = m.Value()
 	return out
 }
 
@@ -242,14 +223,14 @@ func (p *Provider) outputs(t *typed, s state, secrets ...[]resource.Path) resour
 // a create).
 func idOf(v cty.Value) resource.ID {
 	if v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
-		return noID
+		return tfstate.NoID
 	}
 	id := v.GetAttr("id")
 	switch {
 	case !id.IsKnown():
 		return resource.UnknownID
 	case id.IsNull() || id.Type() != cty.String || id.AsString() == "":
-		return noID
+		return tfstate.NoID
 	}
 	return resource.ID(id.AsString())
 }

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// The differential test runs each configuration of testdata/tf under
+// OpenTofu and Terraform (those on PATH) and Cairn, and compares them: the outputs after
+// an apply (values and sensitivity), the changes planned for the change
+// its change.tfvars makes (creates, updates, deletes, replacements by
+// address), and what Cairn makes of the state Terraform wrote: imported
+// into a new stack, it previews no changes. The providers are the test
+// providers of plugins/tfplugin/testdata, built into a filesystem mirror
+// both read, and hashicorp/null when terraform-provider-null is on PATH
+// (cases that use it are skipped otherwise).
+
+const tfCorpus = "../../testdata/tf"
+
+// tfScript is the scenario of one case; the case's files are in tf/ (for
+// Terraform) and cn/ (for Cairn).
+var tfScript = template.Must(template.New("").Parse(`# {{.Name}}: {{.Tool}} and Cairn.
+env TF={{.Path}}
+{{if .Null}}[!exec:terraform-provider-null] skip 'SKIPPED: terraform-provider-null is not on PATH'
+{{end}}cd tf
+exec $TF init -input=false -no-color
+exec $TF apply -auto-approve -input=false -no-color
+exec $TF output -json
+cp stdout $WORK/tf-outputs.json
+{{if .Change}}exec $TF plan -input=false -no-color -var-file=change.tfvars -out=change.plan
+exec $TF show -json change.plan
+cp stdout $WORK/tf-plan.json
+{{end}}
+cd $WORK/cn
+exec cairn stack init default
+exec cairn up --yes
+exec cairn stack output --json --show-secrets
+cp stdout $WORK/cn-outputs.json
+exec cairn stack output --json
+cp stdout $WORK/cn-masked.json
+tfcompare outputs $WORK/tf-outputs.json $WORK/cn-outputs.json $WORK/cn-masked.json
+{{if .Change}}exec cairn preview --json -var-file=change.tfvars
+cp stdout $WORK/cn-plan.json
+tfcompare plan $WORK/tf-plan.json $WORK/cn-plan.json
+{{end}}
+# The state Terraform wrote moves into a new stack, in Terraform's folder.
+cd $WORK/tf
+env CAIRN_HOME=$WORK/import-home
+exec cairn stack init default
+exec cairn stack import --from-terraform terraform.tfstate
+exec cairn preview --expect-no-changes
+exec $TF destroy -auto-approve -input=false -no-color
+`))
+
+// TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
+// and Terraform (those on PATH) and Cairn.
+func TestTerraformDifferential(t *testing.T) {
+	var tools []string
+	for _, name := range []string{"tofu", "terraform"} {
+		if p, err := exec.LookPath(name); err == nil {
+			tools = append(tools, p)
+		}
+	}
+	if len(tools) == 0 {
+		fmt.Fprintln(os.Stderr, "SKIPPED: neither tofu nor terraform is on PATH")
+		t.Skip("SKIPPED: neither tofu nor terraform is on PATH")
+	}
+	mirror := t.TempDir()
+	buildMirror(t, mirror)
+	scripts := t.TempDir()
+	cases, err := os.ReadDir(tfCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		for _, tool := range tools {
+			if c.IsDir() {
+				writeCaseScript(t, filepath.Join(tfCorpus, c.Name()), filepath.Join(scripts, c.Name()+"-"+filepath.Base(tool)+".txtar"), tool)
+			}
+		}
+	}
+	p := scriptParams(nil)
+	p.Dir, p.UpdateScripts = scripts, false
+	p.Cmds["tfcompare"] = tfCompareCmd
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		if err := setup(e); err != nil {
+			return err
+		}
+		home := filepath.Join(e.WorkDir, "home")
+		if err := os.MkdirAll(filepath.Join(home, ".terraform.d"), 0o755); err != nil {
+			return err
+		}
+		// Cairn finds providers in ~/.terraform.d/plugins; Terraform
+		// through its CLI configuration, without the network.
+		if err := os.Symlink(mirror, filepath.Join(home, ".terraform.d", "plugins")); err != nil {
+			return err
+		}
+		rc := filepath.Join(e.WorkDir, "tf.rc")
+		if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
+			return err
+		}
+		for k, v := range map[string]string{"HOME": home, "TF_CLI_CONFIG_FILE": rc, "CHECKPOINT_DISABLE": "1", "TF_IN_AUTOMATION": "1"} {
+			e.Setenv(k, v)
+		}
+		return nil
+	}
+	testscript.Run(t, p)
+}
+
+// buildMirror builds the test providers into a filesystem mirror, under
+// both registries' hosts, and adds terraform-provider-null from PATH as
+// hashicorp/null 3.2.4.
+func buildMirror(t *testing.T, mirror string) {
+	platform := runtime.GOOS + "_" + runtime.GOARCH
+	put := func(ns, typ, version, exe string) {
+		data, err := os.ReadFile(exe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+			dir := filepath.Join(mirror, host, ns, typ, version, platform)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "terraform-provider-"+typ), data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bin := t.TempDir()
+	for name, typ := range map[string]string{"fwprovider": "cairnfw", "sdkprovider": "cairnsdk"} {
+		exe := filepath.Join(bin, typ)
+		cmd := exec.Command("go", "build", "-o", exe, ".")
+		cmd.Dir = filepath.Join("..", "..", "plugins", "tfplugin", "testdata", name)
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", name, err, out)
+		}
+		put("cairn", typ, "1.0.0", exe)
+	}
+	if exe, err := exec.LookPath("terraform-provider-null"); err == nil {
+		put("hashicorp", "null", "3.2.4", exe)
+	}
+}
+
+// writeCaseScript writes the scenario of the case in dir under tool (tofu
+// or terraform, by its path): the script, and the case's files under tf/
+// and cn/.
+func writeCaseScript(t *testing.T, dir, script, tool string) {
+	var files []txtar.File
+	uses := ""
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		uses += string(data)
+		files = append(files, txtar.File{Name: "tf/" + rel, Data: data}, txtar.File{Name: "cn/" + rel, Data: data})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, statErr := os.Stat(filepath.Join(dir, "change.tfvars"))
+	var text bytes.Buffer
+	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
+		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, txtar.Format(&txtar.Archive{Comment: text.Bytes(), Files: files}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tfCompareCmd compares what Terraform and Cairn did: "tfcompare outputs
+// TF CAIRN CAIRN-MASKED" compares `terraform output -json` with `cairn
+// stack output --json` (with and without --show-secrets), "tfcompare plan
+// TF CAIRN" the resource changes of `terraform show -json PLAN` with the
+// steps of `cairn preview --json`.
+func tfCompareCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN")
+	}
+	read := func(name string) any {
+		var v any
+		ts.Check(json.Unmarshal([]byte(ts.ReadFile(name)), &v))
+		return v
+	}
+	var diffs []string
+	switch {
+	case args[0] == "outputs" && len(args) == 4:
+		tf, _ := read(args[1]).(map[string]any)
+		cn, _ := read(args[2]).(map[string]any)
+		masked, _ := read(args[3]).(map[string]any)
+		for _, name := range union(tf, cn) {
+			o, _ := tf[name].(map[string]any)
+			got, ok := cn[name]
+			switch {
+			case o == nil:
+				diffs = append(diffs, fmt.Sprintf("output %s: Cairn has %v, Terraform none", name, got))
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("output %s: Terraform has %v, Cairn none", name, o["value"]))
+			case !reflect.DeepEqual(o["value"], got):
+				diffs = append(diffs, fmt.Sprintf("output %s: Terraform has %s, Cairn %s", name, jsonText(o["value"]), jsonText(got)))
+			case (o["sensitive"] == true) != (masked[name] == "[secret]"):
+				diffs = append(diffs, fmt.Sprintf("output %s: sensitive in Terraform: %v, secret in Cairn: %v", name, o["sensitive"], masked[name] == "[secret]"))
+			}
+		}
+	case args[0] == "plan" && len(args) == 3:
+		tf, cn := terraformChanges(read(args[1])), cairnChanges(read(args[2]))
+		for _, addr := range union(tf, cn) {
+			if tf[addr] != cn[addr] {
+				diffs = append(diffs, fmt.Sprintf("%s: Terraform plans %q, Cairn %q", addr, tf[addr], cn[addr]))
+			}
+		}
+		ts.Logf("planned: %v", tf)
+	default:
+		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN")
+	}
+	if len(diffs) > 0 {
+		ts.Fatalf("Terraform and Cairn differ:\n  %s", strings.Join(diffs, "\n  "))
+	}
+}
+
+// terraformChanges are the changes of a plan's managed resources by
+// address: create, update, delete or replace.
+func terraformChanges(plan any) map[string]string {
+	out := map[string]string{}
+	p, _ := plan.(map[string]any)
+	changes, _ := p["resource_changes"].([]any)
+	for _, c := range changes {
+		rc, _ := c.(map[string]any)
+		if rc["mode"] != "managed" {
+			continue
+		}
+		change, _ := rc["change"].(map[string]any)
+		actions, _ := change["actions"].([]any)
+		var op string
+		switch fmt.Sprint(actions) {
+		case "[create]":
+			op = "create"
+		case "[update]":
+			op = "update"
+		case "[delete]":
+			op = "delete"
+		case "[delete create]", "[create delete]":
+			op = "replace"
+		default:
+			continue
+		}
+		out[fmt.Sprint(rc["address"])] = op
+	}
+	return out
+}
+
+// cairnChanges are the changes of a preview's resources (not providers,
+// components or the stack) by the address Terraform gives them.
+func cairnChanges(preview any) map[string]string {
+	out := map[string]string{}
+	p, _ := preview.(map[string]any)
+	steps, _ := p["steps"].([]any)
+	for _, s := range steps {
+		step, _ := s.(map[string]any)
+		urn, _ := step["urn"].(string)
+		parts := strings.Split(urn, "::")
+		if len(parts) != 4 || strings.HasPrefix(parts[2], "pulumi:") || strings.Contains(parts[2], "hcl:module:") && !strings.Contains(parts[2], "$") {
+			continue
+		}
+		types := strings.Split(parts[2], "$")
+		op := fmt.Sprint(step["op"])
+		switch op {
+		case "create", "update", "delete":
+		case "replace", "create-replacement", "delete-replaced":
+			op = "replace"
+		default:
+			continue
+		}
+		out[terraformAddress(types[len(types)-1], parts[3])] = op
+	}
+	return out
+}
+
+// terraformAddress is the address Terraform gives the resource of a type
+// token and an instance name: null:index/resource:Resource and a["x"].web[0]
+// are module.a["x"].null_resource.web[0].
+func terraformAddress(token, name string) string {
+	pkg := token[:strings.IndexByte(token, ':')]
+	typ := pkg + "_" + snakeCase(token[strings.LastIndexByte(token, ':')+1:])
+	parts := splitName(name)
+	addr := ""
+	for _, m := range parts[:len(parts)-1] {
+		addr += "module." + m + "."
+	}
+	return addr + typ + "." + parts[len(parts)-1]
+}
+
+// splitName splits an instance name at the dots outside its keys.
+func splitName(name string) []string {
+	var out []string
+	depth, start := 0, 0
+	inQuote := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case inQuote && c == '\\':
+			i++
+		case c == '"':
+			inQuote = !inQuote
+		case !inQuote && c == '[':
+			depth++
+		case !inQuote && c == ']':
+			depth--
+		case !inQuote && depth == 0 && c == '.':
+			out = append(out, name[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, name[start:])
+}
+
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func union[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func jsonText(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}

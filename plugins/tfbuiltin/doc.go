@@ -1,0 +1,11 @@
+// Package tfbuiltin is the provider of the package "terraform": Terraform's
+// built-in provider (terraform.io/builtin/terraform), in process as in
+// Terraform. It serves terraform_data (type terraform:index/data:Data, as
+// the tokens of Terraform providers are made): id, a random UUID chosen at
+// create; input, any value; output, input once applied (unknown in a
+// preview of a change of input); triggers_replace, any value whose change
+// (of value or of type) replaces the resource. Deleting it deletes
+// nothing; importing it by ID sets only id. Its outputs carry a schema
+// version of 0 under tfstate.MetaKey, as those of Terraform providers do,
+// so that a state moved in from Terraform looks the same.
+package tfbuiltin

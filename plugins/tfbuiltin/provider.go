@@ -1,0 +1,116 @@
+package tfbuiltin
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/google/uuid"
+
+	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/tfstate"
+	"github.com/cairn-iac/cairn/internal/props"
+)
+
+// Version is the version of the provider.
+const Version = "1.0.0"
+
+// DataType is the type token of terraform_data.
+const DataType = "terraform:index/data:Data"
+
+//go:embed schema.json
+var schemaJSON []byte
+
+var pkg = props.MustLoad(schemaJSON, Version)
+
+// Provider is the provider of the "terraform" package.
+type Provider struct{ props.Base }
+
+// Factory returns the factory of the provider, for a provider.Host.
+func Factory() provider.Factory {
+	return provider.Factory{Pkg: pkg.Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
+		return &Provider{Base: props.Base{Schema: pkg}}, nil
+	}}
+}
+
+// Check checks the inputs against the schema.
+func (p *Provider) Check(_ context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	return p.CheckInputs(req)
+}
+
+// given are the inputs a terraform_data keeps: input and triggers_replace,
+// null ones left out.
+func given(m resource.Map) resource.Map {
+	out := resource.Map{}
+	for _, k := range []string{"input", "triggers_replace"} {
+		if v, ok := m[k]; ok && !v.IsNull() {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Diff compares the recorded input and triggers_replace with the new
+// ones: a change of triggers_replace replaces the resource, one of input
+// updates it.
+func (p *Provider) Diff(_ context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	res, err := props.Resource(pkg, req.Type)
+	if err != nil {
+		return provider.DiffResponse{}, err
+	}
+	return props.Diff(res, given(req.OldOutputs), given(req.News)), nil
+}
+
+// outputs are the outputs of a terraform_data with inputs in and id;
+// output is input when applied, unknown otherwise (unless input is null).
+func outputs(in resource.Map, id resource.Value, applied bool) resource.Map {
+	out := given(in)
+	out["id"] = id
+	if v, ok := out["input"]; ok {
+		out["output"] = v
+		if !applied {
+			out["output"] = resource.Unknown()
+		}
+	}
+	out[tfstate.MetaKey] = tfstate.Meta{SchemaVersion: "0"}.Value()
+	return out
+}
+
+// Create chooses the resource's ID.
+func (p *Provider) Create(_ context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+	if _, err := props.Resource(pkg, req.Type); err != nil {
+		return provider.CreateResponse{}, err
+	}
+	if req.Preview {
+		return provider.CreateResponse{ID: resource.UnknownID, Outputs: outputs(req.Inputs, resource.Unknown(), false)}, nil
+	}
+	id := uuid.NewString()
+	return provider.CreateResponse{ID: resource.ID(id), Outputs: outputs(req.Inputs, resource.String(id), true)}, nil
+}
+
+// Update records the new input, which output takes.
+func (p *Provider) Update(_ context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+	if _, err := props.Resource(pkg, req.Type); err != nil {
+		return provider.UpdateResponse{}, err
+	}
+	applied := !req.Preview || given(req.OldOutputs)["input"].Unsecret().Equal(given(req.News)["input"].Unsecret())
+	return provider.UpdateResponse{Outputs: outputs(req.News, req.OldOutputs["id"], applied)}, nil
+}
+
+// Read returns the resource as recorded; imported, it has only its ID.
+func (p *Provider) Read(_ context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
+	if _, err := props.Resource(pkg, req.Type); err != nil {
+		return provider.ReadResponse{}, err
+	}
+	if req.Outputs == nil {
+		return provider.ReadResponse{ID: req.ID, Inputs: resource.Map{},
+			Outputs: outputs(nil, resource.String(string(req.ID)), true)}, nil
+	}
+	return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+}
+
+// Delete deletes nothing: a terraform_data exists in the state only.
+func (p *Provider) Delete(_ context.Context, req provider.DeleteRequest) error {
+	_, err := props.Resource(pkg, req.Type)
+	return err
+}

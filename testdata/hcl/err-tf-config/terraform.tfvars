@@ -1,0 +1,1 @@
+count_of = "many"

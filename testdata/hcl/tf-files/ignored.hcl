@@ -1,0 +1,1 @@
+this file is not HCL a Terraform configuration reads

@@ -1,0 +1,3 @@
+name        = "tfvars"
+size        = 2
+from_config = "tfvars"
