@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -95,12 +96,17 @@ func newLoader(project, root string, opts Options) *loader {
 		versions: map[string]*eval.ResourceOptions{}}
 }
 
-// readDir parses the *.hcl files of a directory, in name order.
+// readDir parses the *.hcl files of a directory, in name order. Hidden
+// files are left out, as Terraform leaves them out: .terraform.lock.hcl
+// is not part of the program.
 func (l *loader) readDir(dir string) []*hcl.File {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
 	sort.Strings(paths)
 	var out []*hcl.File
 	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), ".") {
+			continue
+		}
 		name := p
 		if rel, err := filepath.Rel(l.project, p); err == nil {
 			name = filepath.ToSlash(rel)

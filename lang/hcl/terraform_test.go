@@ -2,6 +2,8 @@ package hcl_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,5 +144,28 @@ terraform {
 `)
 	if !strings.Contains(errs, `write tfx = { source = "acme/tfx"`) {
 		t.Errorf("errors: %s", errs)
+	}
+}
+
+// TestLockFileIsNotProgram loads a project beside its .terraform.lock.hcl,
+// whose provider blocks are not the program's: hidden files are left out.
+func TestLockFileIsNotProgram(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.hcl", tfRequirement)
+	write(".terraform.lock.hcl", "provider \"registry.opentofu.org/acme/tfx\" {\n  version = \"1.0.0\"\n}\n")
+	prog, diags := langhcl.Load(dir, langhcl.Options{Schemas: tfSchemas{}, Project: "p", TerraformProviders: "terraform-provider",
+		DeclarePackage: func(string, workspace.PackageSpec) {}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for name := range prog.Files {
+		if name != "main.hcl" {
+			t.Errorf("loaded %s", name)
+		}
 	}
 }

@@ -5,10 +5,12 @@
 //
 // Factory is the built-in provider terraform-provider. Parameterized with
 // a provider's source address and version constraints (from HCL's
-// required_providers), it finds the binary (an Installer; Mirror looks in
-// filesystem mirrors and on PATH), and serves the package named after the
-// provider's type, at the version found; the parameterization recorded in
-// the state (the source and that version) finds it again. The binary is
+// required_providers), it installs the provider with tfinstall (from the
+// registries and mirrors of the Terraform CLI configuration, locked in
+// the project's .terraform.lock.hcl), and serves the package named after
+// the provider's type, at the version installed; the parameterization
+// recorded in the state (the fully qualified source and that version)
+// installs that version again. The binary is
 // started on first use with go-plugin, as Terraform starts it: the
 // TF_PLUGIN_MAGIC_COOKIE handshake, protocol 6 or 5 (a protocol 5 provider
 // is called through the protocol 6 client, see client.go), mutual TLS,

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/tfplugin6"
 )
 
@@ -28,9 +29,9 @@ const (
 
 // Options configure the providers a Factory makes.
 type Options struct {
-	// Installer finds provider binaries; nil means a Mirror over
-	// DefaultMirrorDirs(Dir).
-	Installer Installer
+	// Install says where providers are installed from and into, and which
+	// folder holds the lock file (see tfinstall.Install).
+	Install tfinstall.Options
 	// Dir is the providers' working folder, the project's.
 	Dir string
 	// Env is added to the providers' environment.
@@ -48,24 +49,19 @@ func (o Options) log() *slog.Logger {
 	return slog.Default()
 }
 
-func (o Options) installer() Installer {
-	if o.Installer != nil {
-		return o.Installer
-	}
-	return Mirror{Dirs: DefaultMirrorDirs(o.Dir)}
-}
-
 // Factory returns the built-in provider terraform-provider. Its instances
-// share the schemas they read, one per provider binary.
+// share the packages they install and the schemas they read, one per
+// provider binary.
 func Factory(o Options) provider.Factory {
 	schemas := &schemaCache{m: map[string]*providerSchema{}}
+	in := &installs{opts: o.Install, m: map[tfinstall.Request]*installation{}}
 	return provider.Factory{Pkg: Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{opts: o, schemas: schemas}, nil
+		return &Provider{opts: o, installs: in, schemas: schemas}, nil
 	}}
 }
 
 // parameter is the value a Provider is parameterized with, as JSON: the
-// Terraform provider's source address and version.
+// Terraform provider's fully qualified source address and version.
 type parameter struct {
 	Source  string `json:"source"`
 	Version string `json:"version"`
@@ -75,8 +71,9 @@ type parameter struct {
 // started on first use once Parameterize named it.
 type Provider struct {
 	provider.Unimplemented
-	opts    Options
-	schemas *schemaCache
+	opts     Options
+	installs *installs
+	schemas  *schemaCache
 
 	// log is the log of the provider it serves, set by Parameterize.
 	log *slog.Logger
@@ -109,15 +106,16 @@ func (p *Provider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
 // Parameterize implements provider.Provider: with arguments, the
 // provider's source address and optional version constraints
 // ("hashicorp/null", "~> 3.2"); with a value, what an earlier
-// parameterization recorded. The newest version the installer has that
-// meets them serves the package named after the provider's type.
+// parameterization recorded. The provider is installed at the version the
+// lock file or the constraints choose (with a value, the version it
+// records), and serves the package named after its type.
 func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
-	var source, constraints string
+	var want tfinstall.Request
 	switch {
 	case req.Args != nil && (len(req.Args) == 1 || len(req.Args) == 2):
-		source = req.Args[0]
+		want.Source = req.Args[0]
 		if len(req.Args) == 2 {
-			constraints = req.Args[1]
+			want.Constraints = req.Args[1]
 		}
 	case req.Args != nil:
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s takes a Terraform provider's source address and optionally version constraints, such as hashicorp/null \"~> 3.2\", not %q", Name, req.Args)
@@ -126,23 +124,27 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 		if err := json.Unmarshal(req.Value, &v); err != nil || v.Source == "" {
 			return provider.ParameterizeResponse{}, fmt.Errorf("%s: the parameterization %q does not name a Terraform provider", Name, req.Value)
 		}
-		source, constraints = v.Source, "= "+v.Version
+		want.Source, want.Version = v.Source, v.Version
 	}
-	addr, err := ParseSource(source)
+	addr, err := tfinstall.ParseProvider(want.Source)
 	if err != nil {
 		return provider.ParameterizeResponse{}, err
 	}
-	exe, version, err := p.opts.installer().Install(ctx, source, constraints)
+	pkg, err := p.installs.install(ctx, want)
 	if err != nil {
 		return provider.ParameterizeResponse{}, err
+	}
+	version := pkg.Version
+	if version == "" {
+		version = devVersion
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.param != nil {
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s is parameterized already, with %s", Name, p.param.Source)
 	}
-	p.param, p.pkg, p.exe = &parameter{Source: source, Version: version}, addr.Type, exe
-	p.log = p.opts.log().With("provider", source)
+	p.param, p.pkg, p.exe = &parameter{Source: pkg.Source, Version: version}, addr.Type, pkg.Executable
+	p.log = p.opts.log().With("provider", pkg.Source)
 	return provider.ParameterizeResponse{Name: addr.Type, Version: version}, nil
 }
 

@@ -2,6 +2,8 @@ package tfplugin_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
@@ -57,12 +60,24 @@ func mirror(t *testing.T, name string) string {
 	return bd.dir
 }
 
+// installOptions install the test provider of testdata/name from its
+// mirror, for a project in a new folder.
+func installOptions(t *testing.T, name string) tfinstall.Options {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
+	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror(t, name))
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tfinstall.Options{ProjectDir: t.TempDir(), CLIConfigFile: cfg, CacheDir: t.TempDir()}
+}
+
 // load returns a terraform-provider parameterized with the test provider
 // of testdata/name, configured to keep its objects in dir.
 func load(t *testing.T, name, dir string) provider.Provider {
 	t.Helper()
 	ctx := context.Background()
-	f := tfplugin.Factory(tfplugin.Options{Installer: tfplugin.Mirror{Dirs: []string{mirror(t, name)}}})
+	f := tfplugin.Factory(tfplugin.Options{Install: installOptions(t, name)})
 	p, err := f.New(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -239,5 +254,61 @@ func TestUpgradeResourceState(t *testing.T) {
 	}
 	if upd.Outputs["content"].StringValue() != "old" || upd.Outputs["__meta"].StringValue() != `{"schema_version":"1"}` {
 		t.Errorf("outputs = %v", upd.Outputs)
+	}
+}
+
+// TestParameterizeInstalls installs the provider named by arguments at the
+// newest version its constraints allow, locks it in the project's
+// .terraform.lock.hcl, records the fully qualified source in the
+// parameterization, and serves the recorded version again from it.
+func TestParameterizeInstalls(t *testing.T) {
+	ctx := context.Background()
+	opts := installOptions(t, "fwprovider")
+	f := tfplugin.Factory(tfplugin.Options{Install: opts})
+	p, err := f.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"Cairn/CairnFW", "~> 1.0"}}); err != nil {
+		t.Fatal(err)
+	}
+	locks, err := tfinstall.ReadLocks(opts.ProjectDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := locks["registry.opentofu.org/cairn/cairnfw"]
+	if lock.Version != "1.0.0" || lock.Constraints != "~> 1.0" || len(lock.Hashes) != 1 || !strings.HasPrefix(lock.Hashes[0], "h1:") {
+		t.Fatalf("the lock file holds %+v", locks)
+	}
+	data, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Parameterization struct{ Parameter []byte } `json:"parameterization"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.Parameterization.Parameter); got != `{"source":"registry.opentofu.org/cairn/cairnfw","version":"1.0.0"}` {
+		t.Errorf("the parameterization is %s", got)
+	}
+
+	// Another process (a new factory), parameterized with the recorded
+	// value as the engine does from a state, serves that version and
+	// leaves the lock file as it was.
+	before, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName))
+	again, err := tfplugin.Factory(tfplugin.Options{Install: opts}).New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	resp, err := again.Parameterize(ctx, provider.ParameterizeRequest{Value: s.Parameterization.Parameter})
+	if err != nil || resp.Name != "cairnfw" || resp.Version != "1.0.0" {
+		t.Fatalf("Parameterize(value) = %+v, %v", resp, err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName)); string(after) != string(before) {
+		t.Errorf("the lock file changed:\n%s", after)
 	}
 }
