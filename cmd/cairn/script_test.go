@@ -76,6 +76,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgrestart":    pgRestartCmd,
 			"pgsql":        pgSQLCmd,
 			"tfprovider":   tfProviderCmd,
+			"tfregistry":   tfRegistryCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))
