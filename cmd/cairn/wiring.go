@@ -38,10 +38,11 @@ import (
 // project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
 // plugin log; they are installed into $CAIRN_HOME/plugins/terraform and
 // locked in the project's .terraform.lock.hcl, and only from folders when
-// automatic plugin acquisition is disabled.
+// automatic plugin acquisition is disabled; their schemas are kept in
+// $CAIRN_HOME/schemas/terraform.
 func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start}
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform")}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}

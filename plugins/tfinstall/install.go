@@ -33,6 +33,7 @@ type Package struct {
 	Version    string // empty for a development override
 	Dir        string // the unpacked package
 	Executable string // the provider's executable, in Dir
+	Hash       string // its h1: hash, checked; empty for a development override
 }
 
 // Options say where installation looks and what it may do.
@@ -413,6 +414,7 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 // for leaves the lock of another version as it is, and keeps the
 // constraints recorded with its own.
 func (in *installer) record(pkg *Package, h1 string, more []string, lock Lock, locked bool) (*Package, error) {
+	pkg.Hash = h1
 	if in.opts.ProjectDir == "" || in.exact != nil && locked && lock.Version != pkg.Version {
 		return pkg, nil
 	}

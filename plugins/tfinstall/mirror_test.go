@@ -127,6 +127,9 @@ provider_installation {
 	if got := locks[pkg.Source].Hashes; !slices.Equal(got, []string{h1Zip(t, packed)}) {
 		t.Errorf("lock hashes %v", got)
 	}
+	if pkg.Hash != h1Zip(t, packed) {
+		t.Errorf("the package's hash is %q, want its h1: hash", pkg.Hash)
+	}
 	if len(w.seen()) != 0 {
 		t.Errorf("asked the network: %v", w.seen())
 	}

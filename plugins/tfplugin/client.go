@@ -44,7 +44,7 @@ type process struct {
 func start(exe string, o Options) (*process, error) {
 	cmd := exec.Command(exe)
 	cmd.Dir = o.Dir
-	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.Env = append(append(os.Environ(), logLevels(o.log())...), o.Env...)
 	cmd.SysProcAttr = launch.SysProcAttr()
 	log := o.log().With("plugin", filepath.Base(exe))
 	output := slog.NewLogLogger(log.Handler(), slog.LevelInfo).Writer()

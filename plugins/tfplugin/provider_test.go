@@ -1,9 +1,11 @@
 package tfplugin_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,5 +312,77 @@ func TestParameterizeInstalls(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName)); string(after) != string(before) {
 		t.Errorf("the lock file changed:\n%s", after)
+	}
+}
+
+// lockedBuffer is a log destination for goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) count(s string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Count(b.buf.String(), s)
+}
+
+// TestStartsWhenNeeded keeps the provider's schema by package, so that a
+// provider whose configuration is as recorded is checked and configured
+// without starting it; the first resource call starts and configures it.
+func TestStartsWhenNeeded(t *testing.T) {
+	ctx := context.Background()
+	opts := tfplugin.Options{Install: installOptions(t, "fwprovider"), SchemaDir: t.TempDir()}
+	var log lockedBuffer
+	opts.Log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	parameterized := func() provider.Provider {
+		p, err := tfplugin.Factory(opts).New(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"cairn/cairnfw"}}); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first := parameterized()
+	if _, err := first.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 1 {
+		t.Fatalf("reading the schema the first time started the provider %d times", n)
+	}
+
+	p := parameterized() // as in the next command
+	dir := t.TempDir()
+	cfg := resource.Map{"dir": resource.String(dir)}
+	if _, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := p.CheckConfig(ctx, provider.CheckRequest{Olds: cfg, News: cfg}); err != nil || len(c.Failures) > 0 {
+		t.Fatalf("CheckConfig: %v %v", err, c.Failures)
+	}
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 1 {
+		t.Fatalf("a provider as recorded was started: %d starts", n)
+	}
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("hi")}
+	if _, err := p.Create(ctx, provider.CreateRequest{Type: "cairnfw:index/file:File", Inputs: inputs}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 2 {
+		t.Errorf("the create started the provider %d times", n-1)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.json")); err != nil {
+		t.Errorf("the provider was not configured with its folder: %v", err)
 	}
 }
