@@ -20,7 +20,10 @@
 // hash of its package (Options.SchemaDir), a configuration the same as
 // the one recorded is not validated again, and ConfigureProvider waits for
 // the first call that needs a configured provider. So a preview in which
-// no resource changes starts no provider.
+// no resource changes starts no provider. Answers that depend on the
+// request alone (validations and, for the same provider configuration,
+// state upgrades and plans) are asked for once in a command: the preview
+// of an up and the update after it validate and plan each resource once.
 //
 // The provider contract maps onto the protocol as Terraform's core uses it:
 //

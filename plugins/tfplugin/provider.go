@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/plugins/tfinstall"
@@ -53,13 +55,14 @@ func (o Options) log() *slog.Logger {
 }
 
 // Factory returns the built-in provider terraform-provider. Its instances
-// share the packages they install and the schemas they read, one per
-// provider binary.
+// share the packages they install, the schemas they read, one per
+// provider binary, and the answers they keep (see memo).
 func Factory(o Options) provider.Factory {
 	schemas := &schemaCache{dir: o.SchemaDir, m: map[string]*providerSchema{}}
 	in := &installs{opts: o.Install, m: map[tfinstall.Request]*installation{}}
+	answers := &memo{m: map[[sha256.Size]byte]proto.Message{}}
 	return provider.Factory{Pkg: Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{opts: o, installs: in, schemas: schemas}, nil
+		return &Provider{opts: o, installs: in, schemas: schemas, memo: answers}, nil
 	}}
 }
 
@@ -78,6 +81,7 @@ type Provider struct {
 	opts     Options
 	installs *installs
 	schemas  *schemaCache
+	memo     *memo
 
 	// log is the log of the provider it serves, set by Parameterize.
 	log *slog.Logger
@@ -92,6 +96,9 @@ type Provider struct {
 	// config is the configuration Configure was given, until the
 	// provider is configured with it.
 	config *tfplugin6.DynamicValue
+	// configured is that configuration's msgpack form, which answers the
+	// provider gives once configured depend on.
+	configured []byte
 	// failed is why the provider could not be started or configured: it
 	// is not tried again.
 	failed error
@@ -247,6 +254,13 @@ func (p *Provider) ready(ctx context.Context) (*process, *providerSchema, error)
 	return proc, p.schema, nil
 }
 
+// configuration returns the msgpack form of what Configure was given.
+func (p *Provider) configuration() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.configured
+}
+
 // GetSchema implements provider.Provider: the provider's schema as a
 // package schema (see buildSchema).
 func (p *Provider) GetSchema(ctx context.Context, _ provider.GetSchemaRequest) ([]byte, error) {
@@ -314,7 +328,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest)
 		return provider.ConfigureResponse{}, err
 	}
 	p.mu.Lock()
-	p.config = dv
+	p.config, p.configured = dv, dv.GetMsgpack()
 	p.mu.Unlock()
 	return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
 }
