@@ -18,12 +18,16 @@ type plan struct {
 	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
 	// random provider plugin (b.pulumiRandom).
 	pulumiRandom []int
+	// nulls are the sizes of the stacks of null_resource, taken through
+	// by cairn and by each of b.tools.
+	nulls []int
 }
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
-// of Pulumi's random plugin, on PostgreSQL, and the latency stack at each
-// parallelism.
+// of Pulumi's random plugin, the stacks of null_resource by cairn and by
+// each Terraform tool, the independent YAML stacks on PostgreSQL, and the
+// latency stack at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -40,6 +44,15 @@ func (b *bench) rows(p plan) []row {
 	}
 	for _, n := range p.pulumiRandom {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: variantPulumi})
+	}
+	for _, n := range p.nulls {
+		st := stack{shape: nulls, n: n, lang: "hcl"}
+		rows = append(rows, row{stack: st, variant: variantTerraform})
+		for _, t := range b.tools {
+			tf := st
+			tf.terraform = true
+			rows = append(rows, row{stack: tf, variant: "Terraform provider, by " + t.label, tool: &t})
+		}
 	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})
