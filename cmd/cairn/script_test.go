@@ -83,6 +83,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"pgsql":        pgSQLCmd,
 			"tfprovider":   tfProviderCmd,
 			"nodemodules":  nodeModulesCmd,
+			"tfregistry":   tfRegistryCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

@@ -30,6 +30,7 @@ import (
 	"github.com/cairn-iac/cairn/plugins/langhost"
 	"github.com/cairn-iac/cairn/plugins/random"
 	"github.com/cairn-iac/cairn/plugins/tfbuiltin"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
@@ -37,12 +38,21 @@ import (
 // provider, of terraform_data, among them); stacks serves stack
 // references (nil outside a project). Terraform providers run in the
 // project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
-// plugin log.
+// plugin log; they are installed into $CAIRN_HOME/plugins/terraform and
+// locked in the project's .terraform.lock.hcl, and only from folders when
+// automatic plugin acquisition is disabled; their schemas are kept in
+// $CAIRN_HOME/schemas/terraform.
 func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start}
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform")}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
+	}
+	tf.Install = tfinstall.Options{
+		ProjectDir: tf.Dir,
+		CacheDir:   filepath.Join(s.home, "plugins", "terraform"),
+		Log:        func(format string, args ...any) { fmt.Fprintf(s.stderr, format+"\n", args...) },
+		Offline:    !acquirePlugins(),
 	}
 	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory()}
 }
@@ -113,7 +123,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 	if s.project != nil {
 		opts.Dirs.Path = append(opts.Dirs.Path, langhost.ProviderDirs(s.project.Runtime, s.project.ProgramDir())...)
 	}
-	if !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") {
+	if acquirePlugins() {
 		if opts.Install, err = s.installer(); err != nil {
 			return nil, err
 		}
@@ -146,6 +156,13 @@ func (s *session) installer() (*install.Installer, error) {
 		in.Progress = s.stderr
 	}
 	return in, nil
+}
+
+// acquirePlugins reports whether missing plugins may be downloaded: not
+// when CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION (or Pulumi's
+// PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION) is true.
+func acquirePlugins() bool {
+	return !envBool("CAIRN_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION") && !envBool("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION")
 }
 
 // envBool reports whether the variable name is set to a true value.

@@ -118,20 +118,20 @@ type sources struct {
 
 // readDir parses the files of a module's folder, in name order: its
 // Terraform configuration files (*.tf, *.tf.json) when it has any, else
-// its *.hcl files. Override files come apart, to be merged into the others.
+// its *.hcl files. Hidden files are left out, as Terraform leaves them out
+// (.terraform.lock.hcl is not part of the program). Override files come
+// apart, to be merged into the others.
 func (l *loader) readDir(dir string) sources {
 	paths := workspace.TerraformFiles(dir)
 	if len(paths) == 0 {
-		all, _ := filepath.Glob(filepath.Join(dir, "*.hcl"))
-		for _, p := range all {
-			if !strings.HasPrefix(filepath.Base(p), ".") {
-				paths = append(paths, p)
-			}
-		}
+		paths, _ = filepath.Glob(filepath.Join(dir, "*.hcl"))
 		sort.Strings(paths)
 	}
 	var out sources
 	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), ".") {
+			continue
+		}
 		name := p
 		if rel, err := filepath.Rel(l.project, p); err == nil {
 			name = filepath.ToSlash(rel)

@@ -484,6 +484,7 @@ func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string)
 		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)
 		return
 	}
+	m.l.pkgs.tf[a.Name] = true
 	spec := workspace.PackageSpec{Source: m.l.opts.TerraformProviders, Parameters: []string{source}}
 	if constraints != "" {
 		spec.Parameters = append(spec.Parameters, constraints)

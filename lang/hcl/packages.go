@@ -17,6 +17,7 @@ import (
 type packages struct {
 	src      eval.SchemaSource
 	declared map[string]bool   // packages named by required_providers and provider blocks
+	tf       map[string]bool   // those served by Terraform providers
 	versions map[string]string // the versions required_providers asks for
 	urls     map[string]string // the plugin download URLs it names
 	loaded   map[string]*pkg
@@ -27,6 +28,7 @@ type pkg struct {
 	name      string
 	schema    *schema.Package // nil: none
 	err       error
+	reported  bool                // whether a diagnostic gave err
 	resources map[string][]string // name → tokens
 	functions map[string][]string
 	// tfFunctions are the functions of a Terraform provider, by name:
@@ -36,7 +38,7 @@ type pkg struct {
 }
 
 func newPackages(src eval.SchemaSource) *packages {
-	return &packages{src: src, declared: map[string]bool{}, versions: map[string]string{}, urls: map[string]string{}, loaded: map[string]*pkg{}}
+	return &packages{src: src, declared: map[string]bool{}, tf: map[string]bool{}, versions: map[string]string{}, urls: map[string]string{}, loaded: map[string]*pkg{}}
 }
 
 // get returns a package, loading its schema the first time.
@@ -143,13 +145,16 @@ func (ps *packages) resolve(label string, k kind, rng hcl.Range) (token, name st
 		if p.err != nil {
 			why = p.err.Error()
 		}
-		return "", "", hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Unknown %s %s", k.noun, label),
-			Detail: fmt.Sprintf("Terraform-style names are resolved through the schema of their package (%s), which is not available: %s. Write the full type token instead, such as %s:index:Name.",
-				p.name, why, p.name),
-			Subject: rng.Ptr(),
-		}}
+		detail := fmt.Sprintf("Terraform-style names are resolved through the schema of their package (%s), which is not available: %s. Write the full type token instead, such as %s:index:Name.",
+			p.name, why, p.name)
+		switch {
+		case p.reported:
+			detail = fmt.Sprintf("The schema of package %s is not available: see the first error about it.", p.name)
+		case ps.tf[p.name]:
+			detail = fmt.Sprintf("The Terraform provider of package %s is not available: %s.", p.name, why)
+		}
+		p.reported = p.err != nil
+		return "", "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Unknown %s %s", k.noun, label), Detail: detail, Subject: rng.Ptr()}}
 	}
 	toks := k.tokens(p)[label]
 	switch len(toks) {

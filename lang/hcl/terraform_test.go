@@ -2,6 +2,9 @@ package hcl_test
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,5 +145,59 @@ terraform {
 `)
 	if !strings.Contains(errs, `write tfx = { source = "acme/tfx"`) {
 		t.Errorf("errors: %s", errs)
+	}
+}
+
+// TestLockFileIsNotProgram loads a project beside its .terraform.lock.hcl,
+// whose provider blocks are not the program's: hidden files are left out.
+func TestLockFileIsNotProgram(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.hcl", tfRequirement)
+	write(".terraform.lock.hcl", "provider \"registry.opentofu.org/acme/tfx\" {\n  version = \"1.0.0\"\n}\n")
+	prog, diags := langhcl.Load(dir, langhcl.Options{Schemas: tfSchemas{}, Project: "p", TerraformProviders: "terraform-provider",
+		DeclarePackage: func(string, workspace.PackageSpec) {}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for name := range prog.Files {
+		if name != "main.hcl" {
+			t.Errorf("loaded %s", name)
+		}
+	}
+}
+
+// failingSchemas serves no schema: the provider could not be installed.
+type failingSchemas struct{}
+
+func (failingSchemas) Schema(context.Context, string, string) (*schema.Package, error) {
+	return nil, errors.New("no package of acme/tfx was found; looked in: registry.opentofu.org")
+}
+
+// TestTerraformProviderUnavailable reports why a Terraform provider's
+// schema is missing once, on the first resource of its package, without
+// suggesting full type tokens.
+func TestTerraformProviderUnavailable(t *testing.T) {
+	_, diags := langhcl.Parse("main.hcl", []byte(tfRequirement+`
+resource "tfx_thing" "a" {
+  name = "a"
+}
+
+resource "tfx_thing" "b" {
+  name = "b"
+}
+`), langhcl.Options{Schemas: failingSchemas{}, Project: "p", TerraformProviders: "terraform-provider", DeclarePackage: func(string, workspace.PackageSpec) {}})
+	if len(diags) != 2 {
+		t.Fatalf("got %d diagnostics: %v", len(diags), diags)
+	}
+	if d := diags[0].Detail; !strings.Contains(d, "The Terraform provider of package tfx is not available: no package of acme/tfx was found; looked in: registry.opentofu.org.") || strings.Contains(d, "full type token") {
+		t.Errorf("first: %s", d)
+	}
+	if d := diags[1].Detail; d != "The schema of package tfx is not available: see the first error about it." {
+		t.Errorf("second: %s", d)
 	}
 }

@@ -19,6 +19,12 @@ type Request struct {
 	// Constraints are Terraform version constraints, e.g.
 	// "~> 3.2, != 3.2.1"; empty allows every release.
 	Constraints string
+	// Version, when set, is the version to install whatever the
+	// constraints and the lock file say, such as the one a state was
+	// written with. It is checked against the hashes the lock file records
+	// for it; the lock file is written only to add hashes to that version
+	// or when it locks no version of the provider.
+	Version string
 }
 
 // Package is an installed provider.
@@ -27,6 +33,7 @@ type Package struct {
 	Version    string // empty for a development override
 	Dir        string // the unpacked package
 	Executable string // the provider's executable, in Dir
+	Hash       string // its h1: hash, checked; empty for a development override
 }
 
 // Options say where installation looks and what it may do.
@@ -79,6 +86,13 @@ func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 		return nil, err
 	}
 	in := &installer{opts: opts, cfg: cfg, p: p, cs: cs, log: log, client: newClient(opts.HTTPClient, cfg)}
+	if req.Version != "" {
+		v, err := ParseVersion(req.Version)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		in.exact = &v
+	}
 	if dir := cfg.pluginCacheDir; dir != "" && !isDir(dir) {
 		in.log("the plugin cache %s does not exist: not using it", dir)
 		cfg.pluginCacheDir = ""
@@ -97,6 +111,7 @@ type installer struct {
 	cfg    *cliConfig
 	p      Provider
 	cs     Constraints
+	exact  *Version // Request.Version
 	log    func(string, ...any)
 	client *client
 	// looked says what each place looked in had, for the error when the
@@ -158,6 +173,9 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 			in.note(src, "not asked: offline")
 			continue
 		}
+		if src.remote() {
+			in.log("installing %s %s from %s", in.p, v, src)
+		}
 		f, err := src.fetch(ctx, in.p, v, tmp)
 		if errors.Is(err, errNotFound) {
 			in.absent(src, err, "no %s package of %s", platform, v)
@@ -170,20 +188,33 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 		if err != nil {
 			return nil, err
 		}
-		in.log("installed %s %s from %s (%s)", in.p, v, src, f.auth)
+		if f.zip != "" {
+			in.log("installed %s %s from %s (%s)", in.p, v, src, f.auth)
+		}
 		return in.record(pkg, h1, f.record, lock, locked)
 	}
 	what := fmt.Sprintf("%s %s", in.p, v)
-	if locked && lock.Version == v.String() {
+	switch {
+	case in.exact != nil:
+		what += " (the version asked for)"
+	case locked && lock.Version == v.String():
 		what += " (the version " + in.lockPath() + " locks)"
 	}
 	return nil, in.nowhere(what)
 }
 
-// version returns the version to install: the locked one while it meets
-// the constraints, with the hashes locked for it, else the newest that
-// does across srcs, and offline across the folders on disk too.
+// version returns the version to install: the one asked for, else the
+// locked one while it meets the constraints, with the hashes locked for
+// it, else the newest that does across srcs, and offline across the
+// folders on disk too.
 func (in *installer) version(ctx context.Context, lock Lock, locked bool, srcs []source, cache *fsMirror) (Version, []string, error) {
+	if in.exact != nil {
+		var want []string
+		if locked && lock.Version == in.exact.String() {
+			want = knownHashes(lock.Hashes)
+		}
+		return *in.exact, want, nil
+	}
 	if locked {
 		if v, err := ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
 			return v, knownHashes(lock.Hashes), nil
@@ -379,16 +410,23 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 }
 
 // record writes the package's version and hashes into the lock file,
-// keeping the hashes already recorded for that version.
+// keeping the hashes already recorded for that version. A version asked
+// for leaves the lock of another version as it is, and keeps the
+// constraints recorded with its own.
 func (in *installer) record(pkg *Package, h1 string, more []string, lock Lock, locked bool) (*Package, error) {
-	if in.opts.ProjectDir == "" {
+	pkg.Hash = h1
+	if in.opts.ProjectDir == "" || in.exact != nil && locked && lock.Version != pkg.Version {
 		return pkg, nil
 	}
 	hashes := append([]string{h1}, more...)
+	constraints := in.cs.String()
 	if locked && lock.Version == pkg.Version {
 		hashes = append(hashes, lock.Hashes...)
+		if in.exact != nil {
+			constraints = lock.Constraints
+		}
 	}
-	err := updateLock(in.opts.ProjectDir, Lock{Source: pkg.Source, Version: pkg.Version, Constraints: in.cs.String(), Hashes: sortedUnique(hashes)})
+	err := updateLock(in.opts.ProjectDir, Lock{Source: pkg.Source, Version: pkg.Version, Constraints: constraints, Hashes: sortedUnique(hashes)})
 	if err != nil {
 		return nil, fmt.Errorf("recording %s %s in %s: %v", pkg.Source, pkg.Version, in.lockPath(), err)
 	}

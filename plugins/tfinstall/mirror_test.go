@@ -127,8 +127,53 @@ provider_installation {
 	if got := locks[pkg.Source].Hashes; !slices.Equal(got, []string{h1Zip(t, packed)}) {
 		t.Errorf("lock hashes %v", got)
 	}
+	if pkg.Hash != h1Zip(t, packed) {
+		t.Errorf("the package's hash is %q, want its h1: hash", pkg.Hash)
+	}
 	if len(w.seen()) != 0 {
 		t.Errorf("asked the network: %v", w.seen())
+	}
+}
+
+// TestExactVersion installs the version asked for (as a state records
+// it) whatever the constraints and the lock file say, checks it against
+// the hashes locked for it, and leaves the lock of another version alone.
+func TestExactVersion(t *testing.T) {
+	isolate(t)
+	w := newWorld(t)
+	mirror := t.TempDir()
+	unpackedMirror(t, mirror, "null", "1.0.0")
+	newer := unpackedMirror(t, mirror, "null", "1.1.0")
+	opts := w.options(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+	ctx := context.Background()
+	if _, err := Install(ctx, opts, Request{Source: "example.com/hashicorp/null", Constraints: "~> 1.0"}); err != nil {
+		t.Fatal(err)
+	}
+	lockFile := filepath.Join(opts.ProjectDir, LockFileName)
+	before := readFile(t, lockFile)
+
+	pkg, err := Install(ctx, opts, Request{Source: "example.com/hashicorp/null", Version: "1.0.0"})
+	if err != nil || pkg.Version != "1.0.0" || run(t, pkg) != "null 1.0.0" {
+		t.Fatalf("Version 1.0.0: %+v %v", pkg, err)
+	}
+	if got := readFile(t, lockFile); got != before {
+		t.Errorf("the lock of 1.1.0 changed:\n%s\nwas\n%s", got, before)
+	}
+
+	// The locked version asked for keeps the recorded constraints, and
+	// must match the recorded hashes.
+	if _, err := Install(ctx, opts, Request{Source: "example.com/hashicorp/null", Version: "1.1.0"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, lockFile); got != before {
+		t.Errorf("the lock changed:\n%s\nwas\n%s", got, before)
+	}
+	writeFile(t, filepath.Join(newer, "README.md"), []byte("changed"))
+	if _, err := Install(ctx, opts, Request{Source: "example.com/hashicorp/null", Version: "1.1.0"}); err == nil || !strings.Contains(err.Error(), "does not match the checksums recorded") {
+		t.Errorf("a changed package of the locked version: %v", err)
+	}
+	if _, err := Install(ctx, opts, Request{Source: "example.com/hashicorp/null", Version: "2.0.0"}); err == nil || !strings.Contains(err.Error(), "null 2.0.0 (the version asked for)") {
+		t.Errorf("a version nowhere: %v", err)
 	}
 }
 

@@ -31,6 +31,7 @@ func TestRegistryInstall(t *testing.T) {
 		Source:  "example.com/hashicorp/null",
 		Version: "3.2.1",
 		Dir:     filepath.Join(opts.CacheDir, "example.com", "hashicorp", "null", "3.2.1", platform),
+		Hash:    h1Zip(t, w.zip("hashicorp/null", "3.2.1")),
 	}
 	want.Executable = filepath.Join(want.Dir, "terraform-provider-null_v3.2.1")
 	if *pkg != want {

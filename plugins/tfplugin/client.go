@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5"
@@ -44,7 +46,7 @@ type process struct {
 func start(exe string, o Options) (*process, error) {
 	cmd := exec.Command(exe)
 	cmd.Dir = o.Dir
-	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.Env = append(append(os.Environ(), logLevels(o.log())...), o.Env...)
 	cmd.SysProcAttr = launch.SysProcAttr()
 	log := o.log().With("plugin", filepath.Base(exe))
 	output := slog.NewLogLogger(log.Handler(), slog.LevelInfo).Writer()
@@ -130,16 +132,68 @@ func call5[R6, Q5, R5 any, PR6 msg[R6], PQ5 msg[Q5], PR5 msg[R5]](ctx context.Co
 }
 
 // carry copies the fields of one message into another of the other
-// protocol version by name, leaving out those it does not have.
+// protocol version by name, leaving out those it does not have: in the
+// binary form when the fields both have are numbered and typed alike
+// throughout (all messages but the schema's), else through JSON.
 func carry(from, to proto.Message) error {
-	data, err := protojson.Marshal(from)
-	if err == nil {
-		err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, to)
+	var data []byte
+	var err error
+	if sameWire(from.ProtoReflect().Descriptor(), to.ProtoReflect().Descriptor()) {
+		data, err = proto.Marshal(from)
+		if err == nil {
+			err = proto.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, to)
+		}
+	} else {
+		data, err = protojson.Marshal(from)
+		if err == nil {
+			err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, to)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("carrying %s between protocol versions 5 and 6: %w", from.ProtoReflect().Descriptor().FullName(), err)
 	}
 	return nil
+}
+
+// wireAlike caches sameWire by pair of message names.
+var wireAlike sync.Map // [2]protoreflect.FullName → bool
+
+// sameWire reports whether the fields messages a and b have in common
+// have the same numbers, kinds and cardinalities, and so do their
+// messages' and enums' in turn: then the binary form of one reads as the
+// other, the fields only one has being unknown to the other.
+func sameWire(a, b protoreflect.MessageDescriptor) bool {
+	key := [2]protoreflect.FullName{a.FullName(), b.FullName()}
+	if v, ok := wireAlike.Load(key); ok {
+		return v.(bool)
+	}
+	wireAlike.Store(key, true) // while recursive messages are compared
+	same := true
+	for i := 0; i < a.Fields().Len() && same; i++ {
+		f := a.Fields().Get(i)
+		g := b.Fields().ByName(f.Name())
+		switch {
+		case g == nil:
+		case f.Number() != g.Number() || f.Kind() != g.Kind() || f.Cardinality() != g.Cardinality() || f.IsMap() != g.IsMap():
+			same = false
+		case f.Kind() == protoreflect.MessageKind || f.Kind() == protoreflect.GroupKind:
+			same = sameWire(f.Message(), g.Message())
+		case f.Kind() == protoreflect.EnumKind:
+			for j := 0; j < f.Enum().Values().Len() && same; j++ {
+				v := f.Enum().Values().Get(j)
+				w := g.Enum().Values().ByName(v.Name())
+				same = w == nil || w.Number() == v.Number()
+			}
+		}
+	}
+	for i := 0; i < b.Fields().Len() && same; i++ {
+		g := b.Fields().Get(i)
+		if f := a.Fields().ByNumber(g.Number()); f != nil && f.Name() != g.Name() {
+			same = false // a number that means another field
+		}
+	}
+	wireAlike.Store(key, same)
+	return same
 }
 
 func (p v5) GetMetadata(ctx context.Context, in *tfplugin6.GetMetadata_Request, opts ...grpc.CallOption) (*tfplugin6.GetMetadata_Response, error) {

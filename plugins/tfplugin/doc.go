@@ -5,20 +5,31 @@
 //
 // Factory is the built-in provider terraform-provider. Parameterized with
 // a provider's source address and version constraints (from HCL's
-// required_providers), it finds the binary (an Installer; Mirror looks in
-// filesystem mirrors and on PATH), and serves the package named after the
-// provider's type, at the version found; the parameterization recorded in
-// the state (the source and that version) finds it again. The binary is
-// started on first use with go-plugin, as Terraform starts it: the
-// TF_PLUGIN_MAGIC_COOKIE handshake, protocol 6 or 5 (a protocol 5 provider
-// is called through the protocol 6 client, see client.go), mutual TLS,
-// its standard streams and logs into Cairn's plugin log.
+// required_providers), it installs the provider with tfinstall (from the
+// registries and mirrors of the Terraform CLI configuration, locked in
+// the project's .terraform.lock.hcl), and serves the package named after
+// the provider's type, at the version installed; the parameterization
+// recorded in the state (the fully qualified source and that version)
+// installs that version again. The binary is started with go-plugin, as
+// Terraform starts it: the TF_PLUGIN_MAGIC_COOKIE handshake, protocol 6
+// or 5 (a protocol 5 provider is called through the protocol 6 client,
+// see client.go), mutual TLS, its standard streams and logs into Cairn's
+// plugin log, at the level that log shows.
+//
+// A provider starts only when a call needs it: its schema is kept by the
+// hash of its package (Options.SchemaDir), a configuration the same as
+// the one recorded is not validated again, and ConfigureProvider waits for
+// the first call that needs a configured provider. So a preview in which
+// no resource changes starts no provider. Answers that depend on the
+// request alone (validations and, for the same provider configuration,
+// state upgrades and plans) are asked for once in a command: the preview
+// of an up and the update after it validate and plan each resource once.
 //
 // The provider contract maps onto the protocol as Terraform's core uses it:
 //
 //	GetSchema            GetProviderSchema, as a package schema (pkgschema.go)
 //	CheckConfig          ValidateProviderConfig (PrepareProviderConfig)
-//	Configure            ConfigureProvider
+//	Configure            ConfigureProvider, before the first call that needs it
 //	Check                ValidateResourceConfig
 //	Diff                 UpgradeResourceState, PlanResourceChange: requires_replace → replace keys
 //	Create, Update       UpgradeResourceState, PlanResourceChange, ApplyResourceChange

@@ -5,9 +5,31 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"os"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 )
+
+// logLevels returns the environment that sets the level of a provider's
+// logs (TF_LOG_SDK for its SDK's, TF_LOG_PROVIDER for its own) to the
+// lowest one log shows: terraform-plugin-go otherwise logs at trace level
+// on standard error, and writing and parsing lines that are then dropped
+// costs more than a simple provider's work. TF_LOG* variables the user
+// sets are left to decide.
+func logLevels(log *slog.Logger) []string {
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TF_LOG") {
+			return nil
+		}
+	}
+	for _, l := range []hclog.Level{hclog.Trace, hclog.Debug, hclog.Info, hclog.Warn, hclog.Error} {
+		if log.Enabled(context.Background(), level(l)) {
+			return []string{"TF_LOG_SDK=" + l.String(), "TF_LOG_PROVIDER=" + l.String()}
+		}
+	}
+	return []string{"TF_LOG_SDK=off", "TF_LOG_PROVIDER=off"}
+}
 
 // hclogger is the hclog.Logger go-plugin logs to (the provider's standard
 // error, levelled as the provider wrote it, and go-plugin's own messages),

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
@@ -28,9 +31,12 @@ const (
 
 // Options configure the providers a Factory makes.
 type Options struct {
-	// Installer finds provider binaries; nil means a Mirror over
-	// DefaultMirrorDirs(Dir).
-	Installer Installer
+	// Install says where providers are installed from and into, and which
+	// folder holds the lock file (see tfinstall.Install).
+	Install tfinstall.Options
+	// SchemaDir, when set, keeps providers' schemas by package hash, so
+	// that a command that makes no provider call starts no provider.
+	SchemaDir string
 	// Dir is the providers' working folder, the project's.
 	Dir string
 	// Env is added to the providers' environment.
@@ -48,35 +54,34 @@ func (o Options) log() *slog.Logger {
 	return slog.Default()
 }
 
-func (o Options) installer() Installer {
-	if o.Installer != nil {
-		return o.Installer
-	}
-	return Mirror{Dirs: DefaultMirrorDirs(o.Dir)}
-}
-
 // Factory returns the built-in provider terraform-provider. Its instances
-// share the schemas they read, one per provider binary.
+// share the packages they install, the schemas they read, one per
+// provider binary, and the answers they keep (see memo).
 func Factory(o Options) provider.Factory {
-	schemas := &schemaCache{m: map[string]*providerSchema{}}
+	schemas := &schemaCache{dir: o.SchemaDir, m: map[string]*providerSchema{}}
+	in := &installs{opts: o.Install, m: map[tfinstall.Request]*installation{}}
+	answers := &memo{m: map[[sha256.Size]byte]proto.Message{}}
 	return provider.Factory{Pkg: Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{opts: o, schemas: schemas}, nil
+		return &Provider{opts: o, installs: in, schemas: schemas, memo: answers}, nil
 	}}
 }
 
 // parameter is the value a Provider is parameterized with, as JSON: the
-// Terraform provider's source address and version.
+// Terraform provider's fully qualified source address and version.
 type parameter struct {
 	Source  string `json:"source"`
 	Version string `json:"version"`
 }
 
 // Provider is a provider.Provider served by a Terraform provider plugin,
-// started on first use once Parameterize named it.
+// started when a call first needs it once Parameterize named it, and then
+// configured with what Configure was given.
 type Provider struct {
 	provider.Unimplemented
-	opts    Options
-	schemas *schemaCache
+	opts     Options
+	installs *installs
+	schemas  *schemaCache
+	memo     *memo
 
 	// log is the log of the provider it serves, set by Parameterize.
 	log *slog.Logger
@@ -85,8 +90,18 @@ type Provider struct {
 	param  *parameter
 	pkg    string // the package it serves: the provider's type name
 	exe    string
+	hash   string // the package's h1: hash
 	proc   *process
 	schema *providerSchema
+	// config is the configuration Configure was given, until the
+	// provider is configured with it.
+	config *tfplugin6.DynamicValue
+	// configured is that configuration's msgpack form, which answers the
+	// provider gives once configured depend on.
+	configured []byte
+	// failed is why the provider could not be started or configured: it
+	// is not tried again.
+	failed error
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -109,15 +124,16 @@ func (p *Provider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
 // Parameterize implements provider.Provider: with arguments, the
 // provider's source address and optional version constraints
 // ("hashicorp/null", "~> 3.2"); with a value, what an earlier
-// parameterization recorded. The newest version the installer has that
-// meets them serves the package named after the provider's type.
+// parameterization recorded. The provider is installed at the version the
+// lock file or the constraints choose (with a value, the version it
+// records), and serves the package named after its type.
 func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRequest) (provider.ParameterizeResponse, error) {
-	var source, constraints string
+	var want tfinstall.Request
 	switch {
 	case req.Args != nil && (len(req.Args) == 1 || len(req.Args) == 2):
-		source = req.Args[0]
+		want.Source = req.Args[0]
 		if len(req.Args) == 2 {
-			constraints = req.Args[1]
+			want.Constraints = req.Args[1]
 		}
 	case req.Args != nil:
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s takes a Terraform provider's source address and optionally version constraints, such as hashicorp/null \"~> 3.2\", not %q", Name, req.Args)
@@ -126,81 +142,141 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 		if err := json.Unmarshal(req.Value, &v); err != nil || v.Source == "" {
 			return provider.ParameterizeResponse{}, fmt.Errorf("%s: the parameterization %q does not name a Terraform provider", Name, req.Value)
 		}
-		source, constraints = v.Source, "= "+v.Version
+		want.Source, want.Version = v.Source, v.Version
 	}
-	addr, err := ParseSource(source)
+	addr, err := tfinstall.ParseProvider(want.Source)
 	if err != nil {
 		return provider.ParameterizeResponse{}, err
 	}
-	exe, version, err := p.opts.installer().Install(ctx, source, constraints)
+	pkg, err := p.installs.install(ctx, want)
 	if err != nil {
 		return provider.ParameterizeResponse{}, err
+	}
+	version := pkg.Version
+	if version == "" {
+		version = devVersion
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.param != nil {
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s is parameterized already, with %s", Name, p.param.Source)
 	}
-	p.param, p.pkg, p.exe = &parameter{Source: source, Version: version}, addr.Type, exe
-	p.log = p.opts.log().With("provider", source)
+	p.param, p.pkg, p.exe, p.hash = &parameter{Source: pkg.Source, Version: version}, addr.Type, pkg.Executable, pkg.Hash
+	p.log = p.opts.log().With("provider", pkg.Source)
 	return provider.ParameterizeResponse{Name: addr.Type, Version: version}, nil
 }
 
-// ready returns the running provider and its schema, starting it first.
-// A provider that does not declare its schema optional is asked for it in
-// each process, as Terraform does; the answer is read once per binary.
-func (p *Provider) ready(ctx context.Context) (*process, *providerSchema, error) {
+// loadSchema returns the provider's schema: the one kept for its package,
+// else the one it gives once started.
+func (p *Provider) loadSchema(ctx context.Context) (*providerSchema, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.param == nil {
-		return nil, nil, fmt.Errorf("%s serves no Terraform provider until it is parameterized with one", Name)
+		return nil, p.unparameterized()
 	}
-	if p.proc != nil {
-		return p.proc, p.schema, nil
+	if p.schema == nil {
+		p.schema = p.schemas.get(p.exe, p.hash, p.pkg, p.param)
+	}
+	if p.schema == nil {
+		if _, err := p.started(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return p.schema, nil
+}
+
+func (p *Provider) unparameterized() error {
+	return fmt.Errorf("%s serves no Terraform provider until it is parameterized with one", Name)
+}
+
+// started returns the running provider, starting it first; p.mu is held.
+// A provider that does not declare its schema optional is asked for it in
+// each process, as Terraform does; the answer is read once per binary.
+func (p *Provider) started(ctx context.Context) (*process, error) {
+	if p.proc != nil || p.failed != nil {
+		return p.proc, p.failed
 	}
 	proc, err := start(p.exe, p.opts)
 	if err != nil {
-		return nil, nil, err
+		p.failed = err
+		return nil, err
 	}
-	s := p.schemas.get(p.exe)
-	if s == nil || !s.resp.GetServerCapabilities().GetGetProviderSchemaOptional() {
+	if p.schema == nil {
+		p.schema = p.schemas.get(p.exe, p.hash, p.pkg, p.param)
+	}
+	if s := p.schema; s == nil || !s.resp.GetServerCapabilities().GetGetProviderSchemaOptional() {
 		resp, err := proc.rpc.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
 		if err == nil {
 			err = p.diagnose(resp.GetDiagnostics(), "reading its schema")
 		}
 		if err == nil && s == nil {
-			s, err = newProviderSchema(p.pkg, p.param, resp)
+			if s, err = newProviderSchema(p.pkg, p.param, resp); err == nil {
+				p.schemas.put(p.exe, p.hash, s)
+				p.schema = s
+			}
 		}
 		if err != nil {
 			proc.kill()
-			return nil, nil, fmt.Errorf("the Terraform provider %s: %w", p.param.Source, err)
+			p.failed = fmt.Errorf("the Terraform provider %s: %w", p.param.Source, err)
+			return nil, p.failed
 		}
-		p.schemas.put(p.exe, s)
 	}
-	p.proc, p.schema = proc, s
-	return proc, s, nil
+	p.proc = proc
+	return proc, nil
+}
+
+// ready returns the running provider, configured with what Configure was
+// given, and its schema.
+func (p *Provider) ready(ctx context.Context) (*process, *providerSchema, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.param == nil {
+		return nil, nil, p.unparameterized()
+	}
+	proc, err := p.started(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.config != nil {
+		resp, err := proc.rpc.ConfigureProvider(ctx, &tfplugin6.ConfigureProvider_Request{TerraformVersion: terraformVersion, Config: p.config,
+			ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
+		if err != nil {
+			err = p.rpcError("ConfigureProvider", err)
+		} else {
+			err = p.diagnose(resp.GetDiagnostics(), fmt.Sprintf("configuring the %s provider", p.pkg))
+		}
+		if err != nil {
+			p.failed = err
+			return nil, nil, err
+		}
+		p.config = nil
+	}
+	return proc, p.schema, nil
+}
+
+// configuration returns the msgpack form of what Configure was given.
+func (p *Provider) configuration() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.configured
 }
 
 // GetSchema implements provider.Provider: the provider's schema as a
-// package schema (see buildSchema), from the cache when it has it.
+// package schema (see buildSchema).
 func (p *Provider) GetSchema(ctx context.Context, _ provider.GetSchemaRequest) ([]byte, error) {
-	p.mu.Lock()
-	s := p.schemas.get(p.exe)
-	p.mu.Unlock()
-	if s == nil {
-		var err error
-		if _, s, err = p.ready(ctx); err != nil {
-			return nil, err
-		}
+	s, err := p.loadSchema(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return s.pkg, nil
 }
 
 // CheckConfig implements provider.Provider with ValidateProviderConfig
 // (PrepareProviderConfig in protocol 5, whose prepared configuration
-// Terraform ignores, and so does Cairn).
+// Terraform ignores, and so does Cairn). A configuration the same as the
+// one recorded was checked then, and is not sent again.
 func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
-	proc, s, err := p.ready(ctx)
+	s, err := p.loadSchema(ctx)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -208,7 +284,16 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	if err != nil {
 		return provider.CheckResponse{Failures: failure(err)}, nil
 	}
+	if req.Olds != nil && req.Olds.Equal(req.News) {
+		return provider.CheckResponse{Inputs: req.News}, nil
+	}
 	dv, err := encode(cfg, s.provider.ty)
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	p.mu.Lock()
+	proc, err := p.started(ctx)
+	p.mu.Unlock()
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -226,10 +311,11 @@ func (p *Provider) DiffConfig(context.Context, provider.DiffRequest) (provider.D
 	return provider.DiffResponse{Changes: provider.DiffUnknown}, nil
 }
 
-// Configure implements provider.Provider with ConfigureProvider; during a
-// preview the configuration may hold unknowns, as during a Terraform plan.
+// Configure implements provider.Provider with ConfigureProvider, called
+// when the provider is first needed: during a preview the configuration
+// may hold unknowns, as during a Terraform plan.
 func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
-	proc, s, err := p.ready(ctx)
+	s, err := p.loadSchema(ctx)
 	if err != nil {
 		return provider.ConfigureResponse{}, err
 	}
@@ -241,14 +327,9 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest)
 	if err != nil {
 		return provider.ConfigureResponse{}, err
 	}
-	resp, err := proc.rpc.ConfigureProvider(ctx, &tfplugin6.ConfigureProvider_Request{TerraformVersion: terraformVersion, Config: dv,
-		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
-	if err != nil {
-		return provider.ConfigureResponse{}, p.rpcError("ConfigureProvider", err)
-	}
-	if err := p.diagnose(resp.GetDiagnostics(), "configuring the provider"); err != nil {
-		return provider.ConfigureResponse{}, err
-	}
+	p.mu.Lock()
+	p.config, p.configured = dv, dv.GetMsgpack()
+	p.mu.Unlock()
 	return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
 }
 
@@ -281,24 +362,6 @@ func (p *Provider) Close() error {
 		proc.kill()
 	}
 	return nil
-}
-
-// schemaCache keeps providers' schemas by binary.
-type schemaCache struct {
-	mu sync.Mutex
-	m  map[string]*providerSchema
-}
-
-func (c *schemaCache) get(exe string) *providerSchema {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[exe]
-}
-
-func (c *schemaCache) put(exe string, s *providerSchema) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m[exe] = s
 }
 
 // providerSchema is a provider's schema, typed, by Cairn's tokens.

@@ -1,7 +1,11 @@
 package tfplugin_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +16,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
@@ -57,12 +62,24 @@ func mirror(t *testing.T, name string) string {
 	return bd.dir
 }
 
+// installOptions install the test provider of testdata/name from its
+// mirror, for a project in a new folder.
+func installOptions(t *testing.T, name string) tfinstall.Options {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
+	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror(t, name))
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tfinstall.Options{ProjectDir: t.TempDir(), CLIConfigFile: cfg, CacheDir: t.TempDir()}
+}
+
 // load returns a terraform-provider parameterized with the test provider
 // of testdata/name, configured to keep its objects in dir.
 func load(t *testing.T, name, dir string) provider.Provider {
 	t.Helper()
 	ctx := context.Background()
-	f := tfplugin.Factory(tfplugin.Options{Installer: tfplugin.Mirror{Dirs: []string{mirror(t, name)}}})
+	f := tfplugin.Factory(tfplugin.Options{Install: installOptions(t, name)})
 	p, err := f.New(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -239,5 +256,133 @@ func TestUpgradeResourceState(t *testing.T) {
 	}
 	if upd.Outputs["content"].StringValue() != "old" || upd.Outputs["__meta"].StringValue() != `{"schema_version":"1"}` {
 		t.Errorf("outputs = %v", upd.Outputs)
+	}
+}
+
+// TestParameterizeInstalls installs the provider named by arguments at the
+// newest version its constraints allow, locks it in the project's
+// .terraform.lock.hcl, records the fully qualified source in the
+// parameterization, and serves the recorded version again from it.
+func TestParameterizeInstalls(t *testing.T) {
+	ctx := context.Background()
+	opts := installOptions(t, "fwprovider")
+	f := tfplugin.Factory(tfplugin.Options{Install: opts})
+	p, err := f.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"Cairn/CairnFW", "~> 1.0"}}); err != nil {
+		t.Fatal(err)
+	}
+	locks, err := tfinstall.ReadLocks(opts.ProjectDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := locks["registry.opentofu.org/cairn/cairnfw"]
+	if lock.Version != "1.0.0" || lock.Constraints != "~> 1.0" || len(lock.Hashes) != 1 || !strings.HasPrefix(lock.Hashes[0], "h1:") {
+		t.Fatalf("the lock file holds %+v", locks)
+	}
+	data, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Parameterization struct{ Parameter []byte } `json:"parameterization"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.Parameterization.Parameter); got != `{"source":"registry.opentofu.org/cairn/cairnfw","version":"1.0.0"}` {
+		t.Errorf("the parameterization is %s", got)
+	}
+
+	// Another process (a new factory), parameterized with the recorded
+	// value as the engine does from a state, serves that version and
+	// leaves the lock file as it was.
+	before, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName))
+	again, err := tfplugin.Factory(tfplugin.Options{Install: opts}).New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	resp, err := again.Parameterize(ctx, provider.ParameterizeRequest{Value: s.Parameterization.Parameter})
+	if err != nil || resp.Name != "cairnfw" || resp.Version != "1.0.0" {
+		t.Fatalf("Parameterize(value) = %+v, %v", resp, err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName)); string(after) != string(before) {
+		t.Errorf("the lock file changed:\n%s", after)
+	}
+}
+
+// lockedBuffer is a log destination for goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) count(s string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Count(b.buf.String(), s)
+}
+
+// TestStartsWhenNeeded keeps the provider's schema by package, so that a
+// provider whose configuration is as recorded is checked and configured
+// without starting it; the first resource call starts and configures it.
+func TestStartsWhenNeeded(t *testing.T) {
+	ctx := context.Background()
+	opts := tfplugin.Options{Install: installOptions(t, "fwprovider"), SchemaDir: t.TempDir()}
+	var log lockedBuffer
+	opts.Log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	parameterized := func() provider.Provider {
+		p, err := tfplugin.Factory(opts).New(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"cairn/cairnfw"}}); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first := parameterized()
+	if _, err := first.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 1 {
+		t.Fatalf("reading the schema the first time started the provider %d times", n)
+	}
+
+	p := parameterized() // as in the next command
+	dir := t.TempDir()
+	cfg := resource.Map{"dir": resource.String(dir)}
+	if _, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := p.CheckConfig(ctx, provider.CheckRequest{Olds: cfg, News: cfg}); err != nil || len(c.Failures) > 0 {
+		t.Fatalf("CheckConfig: %v %v", err, c.Failures)
+	}
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 1 {
+		t.Fatalf("a provider as recorded was started: %d starts", n)
+	}
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("hi")}
+	if _, err := p.Create(ctx, provider.CreateRequest{Type: "cairnfw:index/file:File", Inputs: inputs}); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.count("starting plugin"); n != 2 {
+		t.Errorf("the create started the provider %d times", n-1)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.json")); err != nil {
+		t.Errorf("the provider was not configured with its folder: %v", err)
 	}
 }

@@ -57,8 +57,11 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	resp, err := proc.rpc.ValidateResourceConfig(ctx, &tfplugin6.ValidateResourceConfig_Request{TypeName: t.name, Config: dv,
-		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
+	vreq := &tfplugin6.ValidateResourceConfig_Request{TypeName: t.name, Config: dv,
+		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
+	resp, err := ask(p.memo, p.exe, "ValidateResourceConfig", nil, vreq, func() (*tfplugin6.ValidateResourceConfig_Response, error) {
+		return proc.rpc.ValidateResourceConfig(ctx, vreq)
+	})
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError("ValidateResourceConfig", err)
 	}
@@ -95,8 +98,10 @@ func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs r
 	if err != nil {
 		return state{}, fmt.Errorf("the recorded state of the resource: %w", err)
 	}
-	resp, err := proc.rpc.UpgradeResourceState(ctx, &tfplugin6.UpgradeResourceState_Request{TypeName: t.name, Version: version,
-		RawState: &tfplugin6.RawState{Json: raw}})
+	ureq := &tfplugin6.UpgradeResourceState_Request{TypeName: t.name, Version: version, RawState: &tfplugin6.RawState{Json: raw}}
+	resp, err := ask(p.memo, p.exe, "UpgradeResourceState", p.configuration(), ureq, func() (*tfplugin6.UpgradeResourceState_Response, error) {
+		return proc.rpc.UpgradeResourceState(ctx, ureq)
+	})
 	if err != nil {
 		return state{}, p.rpcError("UpgradeResourceState", err)
 	}
@@ -133,9 +138,11 @@ func (p *Provider) plan(ctx context.Context, proc *process, t *typed, prior stat
 	if err != nil {
 		return planned{}, err
 	}
-	resp, err := proc.rpc.PlanResourceChange(ctx, &tfplugin6.PlanResourceChange_Request{TypeName: t.name, PriorState: pv,
-		ProposedNewState: nv, Config: cv, PriorPrivate: prior.private,
-		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
+	preq := &tfplugin6.PlanResourceChange_Request{TypeName: t.name, PriorState: pv, ProposedNewState: nv, Config: cv,
+		PriorPrivate: prior.private, ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
+	resp, err := ask(p.memo, p.exe, "PlanResourceChange", p.configuration(), preq, func() (*tfplugin6.PlanResourceChange_Response, error) {
+		return proc.rpc.PlanResourceChange(ctx, preq)
+	})
 	if err != nil {
 		return planned{}, p.rpcError("PlanResourceChange", err)
 	}

@@ -1,13 +1,19 @@
 // Command cairnbench measures the cairn binary at scale, whole process: it
 // generates stacks of N resources (independent, chained, of the latency
 // provider, of Pulumi's own random provider plugin when
-// pulumi-resource-random is on PATH, or in TypeScript when node and the
-// pinned npm packages of testdata/nodejs are there), takes each through create, no-change preview, no-change up, an
-// update of 1% of its resources and destroy, from an empty CAIRN_HOME (or
-// a new database of a PostgreSQL server it starts, for the PostgreSQL
-// rows), and prints one markdown table of the median wall time and peak RSS
-// of each phase; then a table of the first preview of a new YAML stack of
-// 100,000 resources (-preview-n).
+// pulumi-resource-random is on PATH, in TypeScript when node and the pinned
+// npm packages of testdata/nodejs are there, or null_resource of the
+// Terraform provider hashicorp/null when terraform-provider-null is on
+// PATH), takes each through create, no-change preview, no-change up,
+// refresh, an update of 1% of its resources and destroy, from an empty
+// CAIRN_HOME (or a new database of a PostgreSQL server it starts, for the
+// PostgreSQL rows), and prints one markdown table of the median wall time
+// and peak RSS of each phase; then a table of the first preview of a new
+// YAML stack of 100,000 resources (-preview-n). The stacks of
+// null_resource are also taken through the same phases by OpenTofu (tofu)
+// and Terraform (terraform) when they are on PATH, on the same provider
+// binary, and the table is followed by how many times longer each took
+// than cairn.
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -38,6 +44,8 @@ const (
 	// variantPulumiOptIn is Pulumi's plugin opted into the fast path
 	// (CAIRN_FAST_PATH=random), which by default does not trust it.
 	variantPulumiOptIn = "Pulumi's plugin, opted in"
+	// variantTerraform is cairn running a Terraform provider's binary.
+	variantTerraform = "Terraform provider, by Cairn"
 )
 
 // bench is one benchmark run's settings.
@@ -55,6 +63,12 @@ type bench struct {
 	nodeModules string
 	// pg is the PostgreSQL server of the PostgreSQL rows.
 	pg *pgtest.Server
+	// nullProvider is hashicorp/null's binary, filed as version
+	// nullVersion in a filesystem mirror that the CLI configuration
+	// tfConfig names; "" for none.
+	nullProvider, nullVersion, tfConfig string
+	// tools are the Terraform tools found, measured beside cairn.
+	tools []tool
 }
 
 func main() {
@@ -75,6 +89,11 @@ func main() {
 	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
 	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
 	tsSizes := flag.String("typescript-n", "100", "sizes of the independent TypeScript stacks, run by Cairn's Node.js host (\"\" for none)")
+	flag.StringVar(&b.nullProvider, "null-provider", lookPath("terraform-provider-null"), "hashicorp/null's provider binary (default: terraform-provider-null on PATH)")
+	flag.StringVar(&b.nullVersion, "null-version", "3.3.1", "the version the null provider binary is filed as")
+	nullSizes := flag.String("null-n", "1000", "sizes of the stacks of null_resource (\"\" for none)")
+	tofu := flag.String("tofu", lookPath("tofu"), "OpenTofu's binary, measured on the stacks of null_resource (default: tofu on PATH)")
+	terraform := flag.String("terraform", lookPath("terraform"), "Terraform's binary, measured on the stacks of null_resource (default: terraform on PATH)")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
@@ -100,6 +119,11 @@ func main() {
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
 	}
+	if *nullSizes != "" && b.nullProvider == "" {
+		fmt.Fprintln(os.Stderr, "SKIPPED: terraform-provider-null is not on PATH (or -null-provider), so the rows of hashicorp/null (Cairn, OpenTofu, Terraform) are left out")
+	} else if *nullSizes != "" {
+		err = errors.Join(err, ints(&p.nulls, "-null-n", *nullSizes), b.findTools(map[string]string{"OpenTofu": *tofu, "Terraform": *terraform}))
+	}
 	if err == nil {
 		err = b.main(p)
 	}
@@ -124,6 +148,11 @@ func (b *bench) main(p plan) error {
 		return err
 	}
 	defer os.RemoveAll(b.work)
+	if len(p.nulls) > 0 {
+		if err := b.nullMirror(); err != nil {
+			return fmt.Errorf("the null provider: %w", err)
+		}
+	}
 	if len(p.postgres) > 0 {
 		if b.pg, err = pgtest.Start(pgtest.Options{Durable: true}); err != nil {
 			return fmt.Errorf("the PostgreSQL rows (-postgres-n \"\" leaves them out): %w", err)
@@ -133,13 +162,14 @@ func (b *bench) main(p plan) error {
 	start := time.Now()
 	rows := b.rows(p)
 	var lines []string
+	var results []result
 	for _, r := range rows {
 		b.logf("%s", r.label())
-		line, err := b.line(r)
+		line, res, err := b.line(r)
 		if err != nil {
 			return err
 		}
-		lines = append(lines, line)
+		lines, results = append(lines, line), append(results, res)
 		fmt.Fprintln(os.Stderr, line)
 	}
 	previews, err := b.previewTable(p.previews)
@@ -149,6 +179,9 @@ func (b *bench) main(p plan) error {
 	fmt.Println(header())
 	for _, l := range lines {
 		fmt.Println(l)
+	}
+	if c := comparison(rows, results); c != "" {
+		fmt.Printf("\n%s\n", c)
 	}
 	if len(p.previews) > 0 {
 		fmt.Printf("\n%s\n", previews)
@@ -189,6 +222,23 @@ func ints(dst *[]int, flag, s string) error {
 			return fmt.Errorf("%s %q: want comma-separated integers", flag, s)
 		}
 		*dst = append(*dst, n)
+	}
+	return nil
+}
+
+// findTools keeps the Terraform tools of bins (by name) that are there,
+// saying which are not.
+func (b *bench) findTools(bins map[string]string) error {
+	for _, name := range []string{"OpenTofu", "Terraform"} {
+		if bins[name] == "" {
+			fmt.Fprintf(os.Stderr, "SKIPPED: %s is not on PATH (or -%s), so its rows of hashicorp/null are left out\n", name, strings.ToLower(name))
+			continue
+		}
+		t, err := newTool(name, bins[name])
+		if err != nil {
+			return err
+		}
+		b.tools = append(b.tools, *t)
 	}
 	return nil
 }

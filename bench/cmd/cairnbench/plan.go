@@ -21,12 +21,17 @@ type plan struct {
 	// typescript are the sizes of the independent TypeScript stacks, run by
 	// Cairn's Node.js language host.
 	typescript []int
+	// nulls are the sizes of the stacks of null_resource, taken through
+	// by cairn and by each of b.tools.
+	nulls []int
 }
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
 // of Pulumi's random plugin (by default, and opted into the fast path), in
-// TypeScript, on PostgreSQL, and the latency stack at each parallelism.
+// TypeScript, the stacks of null_resource by cairn and by each Terraform
+// tool, the independent YAML stacks on PostgreSQL, and the latency stack
+// at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -48,6 +53,15 @@ func (b *bench) rows(p plan) []row {
 	}
 	for _, n := range p.typescript {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "typescript", plugin: b.nodeModules}, variant: variantInProcess})
+	}
+	for _, n := range p.nulls {
+		st := stack{shape: nulls, n: n, lang: "hcl"}
+		rows = append(rows, row{stack: st, variant: variantTerraform})
+		for _, t := range b.tools {
+			tf := st
+			tf.terraform = true
+			rows = append(rows, row{stack: tf, variant: "Terraform provider, by " + t.label, tool: &t})
+		}
 	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})

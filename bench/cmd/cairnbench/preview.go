@@ -38,7 +38,7 @@ func (b *bench) newStackPreview(st stack) (sample, error) {
 		return sample{}, err
 	}
 	defer os.RemoveAll(dir)
-	run := runner{cairn: b.cairn, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
+	run := runner{bin: b.cairn, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
 	if err := st.write(run.dir); err != nil {
 		return sample{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -17,17 +18,19 @@ type sample struct {
 	written int64 // bytes the process tree had written to storage (rusage output blocks)
 }
 
-// runner runs cairn in one stack's folder with one CAIRN_HOME.
+// runner runs cairn (or OpenTofu, or Terraform) in one stack's folder
+// with one CAIRN_HOME.
 type runner struct {
-	cairn string
-	dir   string
-	home  string
-	env   []string // added to the environment
+	bin  string
+	dir  string
+	home string
+	env  []string // added to the environment
 }
 
-// run runs cairn with args and measures it; it fails when cairn does.
+// run runs the program with args and measures it; it fails when the
+// program does.
 func (r runner) run(args ...string) (sample, error) {
-	cmd := exec.Command(r.cairn, args...)
+	cmd := exec.Command(r.bin, args...)
 	cmd.Dir = r.dir
 	cmd.Env = append(os.Environ(), "CAIRN_HOME="+r.home, "CAIRN_CONFIG_PASSPHRASE=bench", "CAIRN_BACKEND_URL=", "PULUMI_BACKEND_URL=")
 	cmd.Env = append(cmd.Env, r.env...)
@@ -37,7 +40,7 @@ func (r runner) run(args ...string) (sample, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return sample{}, fmt.Errorf("cairn %s: %w\n%s", strings.Join(args, " "), err, out.String())
+		return sample{}, fmt.Errorf("%s %s: %w\n%s", filepath.Base(r.bin), strings.Join(args, " "), err, out.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return sample{wall: wall, maxRSS: ru.Maxrss * 1024, written: ru.Oublock * 512}, nil

@@ -25,10 +25,11 @@ var phaseNames = [numPhases]string{"up (create)", "preview (no change)", "up (no
 // row is one line of the table: a stack run by one provider variant.
 type row struct {
 	stack    stack
-	variant  string // "in-process", "gRPC plugin" or "plugin binary"
+	variant  string // "in-process", "gRPC plugin", "plugin binary", or the CLI of a Terraform provider row
 	parallel int    // --parallel, 0 for cairn's default
 	latency  time.Duration
-	postgres bool // on the PostgreSQL backend
+	postgres bool  // on the PostgreSQL backend
+	tool     *tool // run by OpenTofu or Terraform instead of cairn
 }
 
 // result is the median of each phase over the runs, and what persistence
@@ -68,28 +69,32 @@ func (b *bench) measure(r row) (result, error) {
 	return res, nil
 }
 
-// life creates the stack, previews and updates it with no change, refreshes
-// it, changes 1% of its resources and destroys it.
-func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
-	var out [numPhases]sample
-	run := runner{cairn: b.cairn, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
+// driver is how a row's stack is taken through its life: the program
+// run, what it is given, and the arguments of each phase.
+type driver struct {
+	bin   string
+	env   []string // added to the environment
+	setup []string // the unmeasured first command, in the stack's folder
+	steps [numPhases][]string
+	// state is the local state file, relative to the run's folder.
+	state string
+}
+
+// cairnDriver takes a stack through its life with cairn.
+func (b *bench) cairnDriver(r row) driver {
+	d := driver{bin: b.cairn, setup: []string{"stack", "init", "dev", "--non-interactive"},
+		state: filepath.Join("home", "state", ".pulumi", "stacks", project, "dev.json")}
 	switch r.variant {
 	case variantGRPC:
-		run.env = append(run.env, "CAIRN_ISOLATE_PROVIDERS=random")
+		d.env = append(d.env, "CAIRN_ISOLATE_PROVIDERS=random")
 	case variantPulumiOptIn:
-		run.env = append(run.env, "CAIRN_FAST_PATH=random")
+		d.env = append(d.env, "CAIRN_FAST_PATH=random")
 	}
 	if r.latency > 0 {
-		run.env = append(run.env, "CAIRN_BENCH_LATENCY="+r.latency.String())
+		d.env = append(d.env, "CAIRN_BENCH_LATENCY="+r.latency.String())
 	}
-	var db *database
-	if r.postgres {
-		var err error
-		if db, err = b.database(); err != nil {
-			return out, 0, err
-		}
-		defer db.close()
-		run.env = append(run.env, "CAIRN_BACKEND_URL="+db.url)
+	if r.stack.shape == nulls {
+		d.env = append(d.env, "TF_CLI_CONFIG_FILE="+b.tfConfig)
 	}
 	destroy := []string{"destroy", "--stack", "dev", "--yes", "--non-interactive"}
 	if r.parallel > 0 {
@@ -99,11 +104,7 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 	if r.latency > 0 {
 		up = append(up, "--skip-preview") // a preview would double the sleeps
 	}
-	st := r.stack
-	if err := st.write(run.dir); err != nil {
-		return out, 0, err
-	}
-	steps := [numPhases][]string{
+	d.steps = [numPhases][]string{
 		phaseUp:         up,
 		phasePreview:    {"preview", "--stack", "dev", "--non-interactive", "--expect-no-changes"},
 		phaseNoChangeUp: append(slices.Clip(up), "--expect-no-changes"),
@@ -111,11 +112,36 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 		phaseUpdate:     up,
 		phaseDestroy:    destroy,
 	}
-	if _, err := run.run("stack", "init", "dev", "--non-interactive"); err != nil {
+	return d
+}
+
+// life creates the stack, previews and updates it with no change, refreshes
+// it, changes 1% of its resources and destroys it.
+func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
+	var out [numPhases]sample
+	d := b.cairnDriver(r)
+	if r.tool != nil {
+		d = b.toolDriver(*r.tool)
+	}
+	run := runner{bin: d.bin, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home"), env: d.env}
+	var db *database
+	if r.postgres {
+		var err error
+		if db, err = b.database(); err != nil {
+			return out, 0, err
+		}
+		defer db.close()
+		run.env = append(run.env, "CAIRN_BACKEND_URL="+db.url)
+	}
+	st := r.stack
+	if err := st.write(run.dir); err != nil {
+		return out, 0, err
+	}
+	if _, err := run.run(d.setup...); err != nil {
 		return out, 0, err
 	}
 	var size int64
-	for p, args := range steps {
+	for p, args := range d.steps {
 		if p == phaseUpdate {
 			st.changed = (st.n + 99) / 100
 			if err := st.write(run.dir); err != nil {
@@ -146,7 +172,7 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 			}
 			out[p].written = end - wal
 		default:
-			info, err := os.Stat(filepath.Join(run.home, "state", ".pulumi", "stacks", project, "dev.json"))
+			info, err := os.Stat(filepath.Join(dir, d.state))
 			if err != nil {
 				return out, 0, fmt.Errorf("the state after the create: %w", err)
 			}

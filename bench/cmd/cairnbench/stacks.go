@@ -11,10 +11,19 @@ import (
 type shape string
 
 const (
-	wide  shape = "independent" // no dependencies: as parallel as the engine allows
-	chain shape = "chain"       // each resource depends on the previous one
-	slow  shape = "latency"     // independent resources of the latency provider, in YAML only
+	wide  shape = "independent"   // no dependencies: as parallel as the engine allows
+	chain shape = "chain"         // each resource depends on the previous one
+	slow  shape = "latency"       // independent resources of the latency provider, in YAML only
+	nulls shape = "null_resource" // independent resources of hashicorp/null, in HCL only
 )
+
+// nullRequirement declares hashicorp/null, for the stacks of null_resource.
+const nullRequirement = `terraform {
+  required_providers {
+    null = { source = "hashicorp/null", version = "~> 3.2" }
+  }
+}
+`
 
 // stack describes one generated program.
 type stack struct {
@@ -29,6 +38,9 @@ type stack struct {
 	// the latency provider's, or Pulumi's random provider's; "" for none.
 	// A TypeScript stack's is the node_modules folder it runs with.
 	plugin string
+	// terraform writes the program as a Terraform configuration, main.tf,
+	// for OpenTofu or Terraform.
+	terraform bool
 }
 
 // project is the project name of every generated stack.
@@ -51,12 +63,21 @@ func (s stack) write(dir string) error {
 		}
 		fmt.Fprintf(&head, "plugins:\n  providers:\n    - name: %s\n      path: %s\n", name, s.plugin)
 	}
+	if s.shape == nulls {
+		body.WriteString(nullRequirement)
+	}
 	for i := range s.n {
-		if s.lang == "hcl" {
+		switch {
+		case s.shape == nulls:
+			fmt.Fprintf(&body, "resource \"null_resource\" \"r%d\" {\n  triggers = { i = \"%d\", v = \"%d\" }\n}\n", i, i, s.length(i))
+		case s.lang == "hcl":
 			s.hclResource(&body, i)
-		} else {
+		default:
 			s.yamlResource(&body, i)
 		}
+	}
+	if s.terraform {
+		return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(body.String()), 0o644)
 	}
 	if s.lang == "hcl" {
 		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(body.String()), 0o644); err != nil {

@@ -26,11 +26,11 @@ func (r row) label() string {
 // line measures the row and formats it. Each cell is the median wall time
 // and peak RSS; the latency stack's create, refresh and destroy also show
 // the ideal, N × latency / parallelism, and how far from it they are.
-func (b *bench) line(r row) (string, error) {
+func (b *bench) line(r row) (string, result, error) {
 	cells := []string{r.label()}
 	res, err := b.measure(r)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", r.label(), err)
+		return "", res, fmt.Errorf("%s: %w", r.label(), err)
 	}
 	for p, s := range res.phases {
 		cell := fmt.Sprintf("%s · %s", seconds(s.wall), mib(s.maxRSS))
@@ -42,7 +42,7 @@ func (b *bench) line(r row) (string, error) {
 	}
 	up := res.phases[phaseUp].written
 	cells = append(cells, fmt.Sprintf("%s / %s = %.1f× |", mib(up), mib(res.stateSize), float64(up)/float64(res.stateSize)))
-	return strings.Join(cells, " "), nil
+	return strings.Join(cells, " "), res, nil
 }
 
 func seconds(d time.Duration) string {

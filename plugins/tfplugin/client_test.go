@@ -1,0 +1,43 @@
+package tfplugin
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5"
+	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
+)
+
+// TestCarry carries messages between the protocol versions: in the binary
+// form where both number their fields alike, and by name where they do
+// not (the schema's attributes number write_only differently).
+func TestCarry(t *testing.T) {
+	plan := &tfplugin6.PlanResourceChange_Request{TypeName: "null_resource", PriorPrivate: []byte("p"),
+		Config: &tfplugin6.DynamicValue{Msgpack: []byte{0x80}}, ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
+	var plan5 tfplugin5.PlanResourceChange_Request
+	if !sameWire(plan.ProtoReflect().Descriptor(), plan5.ProtoReflect().Descriptor()) {
+		t.Error("PlanResourceChange requests are not wire-alike")
+	}
+	if err := carry(plan, &plan5); err != nil {
+		t.Fatal(err)
+	}
+	if plan5.GetTypeName() != "null_resource" || string(plan5.GetPriorPrivate()) != "p" || string(plan5.GetConfig().GetMsgpack()) != "\x80" ||
+		!plan5.GetClientCapabilities().GetWriteOnlyAttributesAllowed() {
+		t.Errorf("carried %v", &plan5)
+	}
+
+	schema5 := &tfplugin5.GetProviderSchema_Response{Provider: &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{
+		Attributes: []*tfplugin5.Schema_Attribute{{Name: "password", Type: []byte(`"string"`), Optional: true, WriteOnly: true}}}}}
+	var schema6 tfplugin6.GetProviderSchema_Response
+	if sameWire(schema5.ProtoReflect().Descriptor(), schema6.ProtoReflect().Descriptor()) {
+		t.Error("schemas are wire-alike, yet write_only is 10 in protocol 5 and nested_type is 10 in 6")
+	}
+	if err := carry(schema5, &schema6); err != nil {
+		t.Fatal(err)
+	}
+	want := &tfplugin6.Schema_Attribute{Name: "password", Type: []byte(`"string"`), Optional: true, WriteOnly: true}
+	if got := schema6.GetProvider().GetBlock().GetAttributes()[0]; !proto.Equal(got, want) {
+		t.Errorf("carried %v, want %v", got, want)
+	}
+}
