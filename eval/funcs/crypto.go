@@ -163,6 +163,7 @@ var RSADecryptFunc = function.New(&function.Spec{
 		if err != nil {
 			return cty.NilVal, function.NewArgError(1, err)
 		}
+		//lint:ignore SA1019 Terraform's rsadecrypt is defined as PKCS #1 v1.5.
 		out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext)
 		if err != nil {
 			return cty.NilVal, function.NewArgErrorf(0, "the ciphertext cannot be decrypted with this key: %v", err)

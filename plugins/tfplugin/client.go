@@ -91,7 +91,7 @@ type grpcPlugin struct {
 }
 
 func (grpcPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
-	return errors.New("Cairn is a client of Terraform providers only")
+	return errors.New("cairn is only a client of Terraform providers; it serves none")
 }
 
 func (g grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {

@@ -25,7 +25,9 @@ func TestMemo(t *testing.T) {
 		}
 		return string(resp.GetPlannedPrivate())
 	}
-	if plan("null", "Plan", []byte("c"), "a") != "a" || plan("null", "Plan", []byte("c"), "a") != "a" || calls != 1 {
+	first := plan("null", "Plan", []byte("c"), "a")
+	second := plan("null", "Plan", []byte("c"), "a")
+	if first != "a" || second != "a" || calls != 1 {
 		t.Errorf("the same request twice: %d calls", calls)
 	}
 	for _, other := range [][3]string{{"other", "Plan", "c"}, {"null", "Validate", "c"}, {"null", "Plan", "d"}, {"null", "Plan", ""}} {

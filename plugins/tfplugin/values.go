@@ -58,7 +58,7 @@ func toCty(v resource.Value, ty cty.Type, path resource.Path, secrets *[]resourc
 		}
 		out := make([]cty.Value, len(elems))
 		for i, e := range elems {
-			et := cty.DynamicPseudoType
+			var et cty.Type
 			switch {
 			case ty.IsTupleType():
 				et = ty.TupleElementTypes()[i]
@@ -102,7 +102,7 @@ func toCty(v resource.Value, ty cty.Type, path resource.Path, secrets *[]resourc
 		m := v.ObjectValue()
 		out := make(map[string]cty.Value, len(m))
 		for _, k := range m.SortedKeys() {
-			et := cty.DynamicPseudoType
+			var et cty.Type
 			if ty.IsMapType() {
 				et = ty.ElementType()
 			} else if ty.HasAttribute(k) {
