@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -446,7 +447,7 @@ func stackHistory(c *cli.Context) error {
 // changeText renders counts by kind: "2 created, 1 updated".
 func changeText(m map[string]int) string {
 	var parts []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if m[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))
 		}
@@ -455,15 +456,6 @@ func changeText(m map[string]int) string {
 		return "-"
 	}
 	return strings.Join(parts, " ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -2,6 +2,8 @@ package tfstate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +86,7 @@ func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, e
 	}
 	root := b.root.Copy()
 	root.Outputs = resource.Map{}
-	for _, name := range sortedKeys(st.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
 		v, err := st.Outputs[name].EngineValue()
 		if err != nil {
 			return nil, nil, fmt.Errorf("output %s of the state: %w", name, err)

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,7 @@ type converter struct{ pkg *schema.Package }
 // null ones are left out.
 func (c converter) object(attrs map[string]json.RawMessage, props map[string]*schema.Property) (resource.Map, error) {
 	out := resource.Map{}
-	for _, k := range sortedKeys(attrs) {
+	for _, k := range slices.Sorted(maps.Keys(attrs)) {
 		var v resource.Value
 		var err error
 		if p := props[k]; p != nil {
@@ -305,13 +306,4 @@ func sensitivePath(raw json.RawMessage) (resource.Path, error) {
 		}
 	}
 	return p, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

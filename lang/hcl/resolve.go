@@ -2,6 +2,8 @@ package hcl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -123,7 +125,7 @@ func (r *resolver) named(t hcl.Traversal, m map[string]eval.Node, noun string, d
 	return eval.Reference{}, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Reference to undeclared " + noun,
-		Detail:   detail(name) + eval.DidYouMean(name, sortedKeys(m)),
+		Detail:   detail(name) + eval.DidYouMean(name, slices.Sorted(maps.Keys(m))),
 		Subject:  t.SourceRange().Ptr(),
 	}}
 }

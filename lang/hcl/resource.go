@@ -2,7 +2,8 @@ package hcl
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -160,7 +161,7 @@ func (m *module) expansion(content *hcl.BodyContent, e *eval.Expansion) {
 // caller's default providers, as in Terraform.
 func (m *module) defaultProviders(rng hcl.Range) hcl.Expression {
 	var exprs []hclsyntax.Expression
-	for _, pkg := range sortedKeys(m.res.providers) {
+	for _, pkg := range slices.Sorted(maps.Keys(m.res.providers)) {
 		if m.res.providers[pkg][""] != nil {
 			exprs = append(exprs, &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: pkg, SrcRange: rng}}, SrcRange: rng})
 		}
@@ -187,13 +188,4 @@ func (p *pkg) types() *types {
 		p.shapes = newTypes(p.schema)
 	}
 	return p.shapes
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,8 +2,10 @@ package hcl
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,7 +79,7 @@ func (l *loader) rootVariables(root *module) {
 		case vars[name] == nil:
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value for undeclared variable",
 				Detail: fmt.Sprintf("The option %s gives a value to the variable %q, which the root module does not declare; declare it with a variable %q {} block, or drop the option.%s",
-					a, name, name, eval.DidYouMean(name, sortedKeys(vars)))})
+					a, name, name, eval.DidYouMean(name, slices.Sorted(maps.Keys(vars))))})
 		default:
 			vars[name].Over = &eval.GivenValue{Value: root.rawValue(name, raw, a.String()), Source: a.String()}
 		}
@@ -109,7 +111,7 @@ func (l *loader) varFile(path string, vars map[string]*eval.Config, over bool) {
 		c := vars[a.Name]
 		if c == nil {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable",
-				Detail:  fmt.Sprintf("The root module does not declare a variable %q, so this value is not used; declare it with a variable %q {} block if it is meant for one.%s", a.Name, a.Name, eval.DidYouMean(a.Name, sortedKeys(vars))),
+				Detail:  fmt.Sprintf("The root module does not declare a variable %q, so this value is not used; declare it with a variable %q {} block if it is meant for one.%s", a.Name, a.Name, eval.DidYouMean(a.Name, slices.Sorted(maps.Keys(vars)))),
 				Subject: a.NameRange.Ptr()})
 			continue
 		}
