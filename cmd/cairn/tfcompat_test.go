@@ -57,12 +57,17 @@ cp stdout $WORK/cn-plan.json
 tfcompare plan $WORK/tf-plan.json $WORK/cn-plan.json
 {{end}}
 # The state Terraform wrote moves into a new stack, in Terraform's folder.
+# Cairn adds lock entries under OpenTofu's registry host, as OpenTofu does,
+# which Terraform then refuses: its own lock file is put back before it
+# destroys.
 cd $WORK/tf
-env CAIRN_HOME=$WORK/import-home
+{{if .Lock}}cp .terraform.lock.hcl $WORK/tf.lock.hcl
+{{end}}env CAIRN_HOME=$WORK/import-home
 exec cairn stack init default
 exec cairn stack import --from-terraform terraform.tfstate
 exec cairn preview --expect-no-changes
-exec $TF destroy -auto-approve -input=false -no-color
+{{if .Lock}}cp $WORK/tf.lock.hcl .terraform.lock.hcl
+{{end}}exec $TF destroy -auto-approve -input=false -no-color
 `))
 
 // TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
@@ -183,7 +188,8 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	_, statErr := os.Stat(filepath.Join(dir, "change.tfvars"))
 	var text bytes.Buffer
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
-		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null")})
+		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null"),
+		"Lock": strings.Contains(uses, "required_providers")})
 	if err != nil {
 		t.Fatal(err)
 	}
