@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/eval"
@@ -119,7 +120,7 @@ func (s *shape) decode(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diag
 
 // decodeOpen evaluates the arguments of a body that no schema describes.
 func (s *shape) decodeOpen(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	as, diags := body.JustAttributes()
+	as, diags := openAttributes(body)
 	attrs := map[string]cty.Value{}
 	for name, a := range as {
 		v, ds := a.Expr.Value(ctx)
@@ -127,6 +128,24 @@ func (s *shape) decodeOpen(body hcl.Body, ctx *hcl.EvalContext) (cty.Value, hcl.
 		attrs[camel(name)] = v
 	}
 	return cty.ObjectVal(attrs), diags
+}
+
+// openAttributes returns the arguments of a body that no schema describes.
+// A native body's JustAttributes reports every block, even one an earlier
+// PartialContent took (a provider's pulumi block), so its arguments are
+// asked for by name, and only the blocks left are reported.
+func openAttributes(body hcl.Body) (hcl.Attributes, hcl.Diagnostics) {
+	syn, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return body.JustAttributes()
+	}
+	sch := &hcl.BodySchema{}
+	for name := range syn.Attributes {
+		sch.Attributes = append(sch.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	content, rest, diags := body.PartialContent(sch)
+	_, more := rest.Content(&hcl.BodySchema{})
+	return content.Attributes, append(diags, more...)
 }
 
 // dynamicSchema is the schema of a dynamic block's body.
@@ -140,7 +159,7 @@ var dynamicSchema = &hcl.BodySchema{
 // missing required ones, blocks given too often or as arguments too.
 func (s *shape) check(body hcl.Body) hcl.Diagnostics {
 	if s.fields == nil {
-		_, diags := body.JustAttributes()
+		_, diags := openAttributes(body)
 		return diags
 	}
 	sch := s.bodySchema()

@@ -43,7 +43,8 @@
 // twin go in a nested pulumi block: protect, retain_on_delete, deleted_with,
 // replace_on_changes, additional_secret_outputs, aliases, custom_timeouts,
 // import_id, version, plugin_download_url, name, parent, hide_diffs,
-// replace_with and replacement_trigger. docs/hcl.md describes the language.
+// replace_with, replacement_trigger and, on a provider, env_var_mappings.
+// docs/hcl.md describes the language.
 //
 // Diagnostics are hcl.Diagnostics with source ranges. Imported as langhcl
 // beside hashicorp's hcl:

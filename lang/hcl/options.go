@@ -140,6 +140,7 @@ func optionFields(o *eval.ResourceOptions) map[string]*hcl.Expression {
 		"hide_diffs":                &o.HideDiffs,
 		"replace_with":              &o.ReplaceWith,
 		"replacement_trigger":       &o.ReplacementTrigger,
+		"env_var_mappings":          &o.EnvVarMappings,
 	}
 }
 
