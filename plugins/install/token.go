@@ -1,11 +1,12 @@
 package install
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/cairn-iac/cairn/internal/httpauth"
 )
 
 // gitHubAPI is GitHub's API host, always trusted with the GitHub token.
@@ -30,24 +31,7 @@ func (in *Installer) trusts(u *url.URL) bool {
 // on a redirect to a URL not trusted with it: a release asset's download
 // is redirected to a storage host, which must not see it.
 func (in *Installer) client() *http.Client {
-	c := http.Client{}
-	if in.Client != nil {
-		c = *in.Client
-	}
-	next := c.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !in.trusts(req.URL) {
-			req.Header.Del("Authorization")
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &c
+	return httpauth.Guard(in.Client, func(req *http.Request, _ []*http.Request) bool { return in.trusts(req.URL) })
 }
 
 // tokenHint adds to the error of a GitHub API call to host that the GitHub

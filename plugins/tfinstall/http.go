@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-iac/cairn/internal/httpauth"
 )
 
 // errNotFound marks an answer that a source does not have what was asked
@@ -28,30 +30,15 @@ type client struct {
 }
 
 func newClient(base *http.Client, cfg *cliConfig) *client {
-	if base == nil {
-		base = http.DefaultClient
-	}
-	c := *base
-	next := c.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		// net/http keeps Authorization on a redirect to a subdomain; a
-		// token is for its own host only.
-		if hostKey(req.URL.Host) != hostKey(via[0].URL.Host) {
-			req.Header.Del("Authorization")
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
+	// A token is for its own host only.
+	c := httpauth.Guard(base, func(req *http.Request, via []*http.Request) bool {
+		return hostKey(req.URL.Host) == hostKey(via[0].URL.Host)
+	})
 	timeout := 10 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("TF_REGISTRY_CLIENT_TIMEOUT")); err == nil && s > 0 {
 		timeout = time.Duration(s) * time.Second
 	}
-	return &client{http: &c, credentials: tokens(cfg.credentials), timeout: timeout}
+	return &client{http: c, credentials: tokens(cfg.credentials), timeout: timeout}
 }
 
 // tokens returns the bearer tokens by host: TF_TOKEN_<host> variables
