@@ -69,7 +69,10 @@ type Resolver struct {
 	// not be started: the next Load of them fails the same way at once
 	// instead of paying a start timeout again.
 	failed map[string]error
-	closed bool
+	// declared holds the packages a program declared (AddPackage), not
+	// the project file.
+	declared map[string]bool
+	closed   bool
 }
 
 var (
@@ -80,7 +83,7 @@ var (
 
 // NewResolver returns a resolver; Close shuts down what it starts.
 func NewResolver(opts ResolverOptions) *Resolver {
-	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}, failed: map[string]error{}}
+	return &Resolver{opts: opts, plugins: map[*Plugin]bool{}, idle: map[string]*Plugin{}, failed: map[string]error{}, declared: map[string]bool{}}
 }
 
 // Load implements provider.Host.
