@@ -54,7 +54,7 @@ func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 		Log:        func(format string, args ...any) { fmt.Fprintf(s.stderr, format+"\n", args...) },
 		Offline:    !acquirePlugins(),
 	}
-	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory()}
+	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory(tf.Dir)}
 }
 
 // isolated lists the packages whose built-in providers run as plugin

@@ -35,7 +35,8 @@ type Target struct {
 // next update to record); its dependencies are the program's and the
 // state's. Tainted instances are tainted, deposed ones pending deletion.
 // The providers and module components they use come along, and the
-// stack's outputs are the state's. Data sources are left out: the program
+// stack's outputs are the state's, and the program's other providers whose
+// configuration is known come too. Data sources are left out: the program
 // reads them anew. The instances the program does not declare are left
 // out and listed in undeclared (by address): a preview of the program on
 // the snapshot built may know them, when their keys depend on resources.
@@ -84,6 +85,7 @@ func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, e
 	if b.root == nil {
 		return nil, nil, fmt.Errorf("the program's preview registered no stack resource")
 	}
+	b.providers()
 	root := b.root.Copy()
 	root.Outputs = resource.Map{}
 	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
@@ -256,15 +258,33 @@ func (b *builder) provider(ref string) (string, error) {
 		return "", fmt.Errorf("the configuration of its provider %s is not known before an update (it refers to values of resources); "+
 			"give the provider a configuration known before the update, import, then restore it", pr.URN)
 	}
-	id, ok := b.providerIDs[pr.URN]
+	return resource.ProviderRef{URN: pr.URN, ID: b.providerID(p)}.String(), nil
+}
+
+// providerID returns the ID a planned provider resource is imported with,
+// adding it to the snapshot the first time.
+func (b *builder) providerID(p *resource.State) resource.ID {
+	id, ok := b.providerIDs[p.URN]
 	if !ok {
 		id = b.t.NewID()
-		b.providerIDs[pr.URN] = id
+		b.providerIDs[p.URN] = id
 		s := p.Copy()
 		s.ID, s.Outputs, s.Created, s.Modified, s.Digest = id, s.Inputs, nil, nil, ""
 		b.include(s)
 	}
-	return resource.ProviderRef{URN: pr.URN, ID: id}.String(), nil
+	return id
+}
+
+// providers adds the program's providers that no imported instance uses
+// but whose configuration is known: those only data sources use, and
+// those declared but not used, which leave no trace in a Terraform state
+// and would otherwise be created by the next update.
+func (b *builder) providers() {
+	for _, p := range b.t.Planned.Resources {
+		if !p.Delete && resource.IsProviderType(p.Type) && !p.Inputs.ContainsUnknowns() {
+			b.providerID(p)
+		}
+	}
 }
 
 // include adds a state to the snapshot with the components it is a child

@@ -80,13 +80,17 @@ func tfxSchema(pkg string) (*schema.Package, error) {
 const thing = "tfx:index/thing:Thing"
 
 var (
-	root     = resource.NewURN("dev", "web", "", resource.RootStackType, "web-dev")
-	prov     = resource.NewURN("dev", "web", "", "pulumi:providers:tfx", "default_1_0_0")
-	site     = resource.NewURN("dev", "web", "", "hcl:module:site", `site["eu"]`)
-	web0     = resource.NewURN("dev", "web", "", thing, "web[0]")
-	web1     = resource.NewURN("dev", "web", "", thing, "web[1]")
-	web2     = resource.NewURN("dev", "web", "", thing, "web[2]")
-	page     = resource.NewURN("dev", "web", "hcl:module:site", thing, `site["eu"].page`)
+	root = resource.NewURN("dev", "web", "", resource.RootStackType, "web-dev")
+	prov = resource.NewURN("dev", "web", "", "pulumi:providers:tfx", "default_1_0_0")
+	site = resource.NewURN("dev", "web", "", "hcl:module:site", `site["eu"]`)
+	web0 = resource.NewURN("dev", "web", "", thing, "web[0]")
+	web1 = resource.NewURN("dev", "web", "", thing, "web[1]")
+	web2 = resource.NewURN("dev", "web", "", thing, "web[2]")
+	page = resource.NewURN("dev", "web", "hcl:module:site", thing, `site["eu"].page`)
+	// reader is the provider of a data source only; late's configuration
+	// is not known before an update.
+	reader   = resource.NewURN("dev", "web", "", "pulumi:providers:terraform", "default")
+	late     = resource.NewURN("dev", "web", "", "pulumi:providers:tfx", "late")
 	provider = resource.ProviderRef{URN: prov, ID: resource.UnknownID}.String()
 )
 
@@ -102,6 +106,8 @@ func planned() *snapshot.Snapshot {
 			ReplacementTrigger: resource.Unknown()},
 		{URN: site, Type: "hcl:module:site", Parent: root, Outputs: resource.Map{"url": resource.Unknown(), "zone": resource.String("eu")}},
 		{URN: page, Type: thing, Custom: true, Parent: site, Provider: provider, Inputs: resource.Map{"name": resource.String("page")}},
+		{URN: reader, Type: "pulumi:providers:terraform", Custom: true, ID: resource.UnknownID, Parent: root, Inputs: resource.Map{}},
+		{URN: late, Type: "pulumi:providers:tfx", Custom: true, ID: resource.UnknownID, Parent: root, Inputs: resource.Map{"region": resource.Unknown()}},
 	}}
 }
 
@@ -138,7 +144,7 @@ func TestBuild(t *testing.T) {
 		}
 		order = append(order, name)
 	}
-	if got, want := strings.Join(order, ", "), `web-dev, default_1_0_0, web[0], web[1] (deposed), web[1], site["eu"], site["eu"].page`; got != want {
+	if got, want := strings.Join(order, ", "), `web-dev, default_1_0_0, web[0], web[1] (deposed), web[1], site["eu"], site["eu"].page, default`; got != want {
 		t.Errorf("resources %s, want %s", got, want)
 	}
 	ref := resource.ProviderRef{URN: prov, ID: "prov-id"}.String()
@@ -194,8 +200,8 @@ func TestBuildUndeclared(t *testing.T) {
 	if got, want := strings.Join(undeclared, ", "), `tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`; got != want {
 		t.Errorf("undeclared %s, want %s", got, want)
 	}
-	if err := snap.VerifyIntegrity(); err != nil || len(snap.Resources) != 4 {
-		t.Errorf("the snapshot holds %d resources (%v), want the stack, the provider, the module and its page", len(snap.Resources), err)
+	if err := snap.VerifyIntegrity(); err != nil || len(snap.Resources) != 5 {
+		t.Errorf("the snapshot holds %d resources (%v), want the stack, the providers, the module and its page", len(snap.Resources), err)
 	}
 }
 

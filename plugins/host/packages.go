@@ -23,15 +23,19 @@ func (r *Resolver) AddPackage(name string, spec workspace.PackageSpec) {
 	r.declared[name] = true
 }
 
-// packageError names in err the package it is about when that is one of
-// the project file: a program that declares a package (HCL's
-// required_providers) names it in its own diagnostic.
-func (r *Resolver) packageError(pkg string, err error) error {
+// packageError names in err the package it is about, and the plugin
+// serving it if source is not "", when that is a package of the project
+// file: a program that declares a package (HCL's required_providers)
+// names it in its own diagnostic.
+func (r *Resolver) packageError(pkg, source string, err error) error {
 	r.mu.Lock()
 	declared := r.declared[pkg]
 	r.mu.Unlock()
-	if declared {
+	switch {
+	case declared:
 		return err
+	case source != "":
+		return fmt.Errorf("package %q of Pulumi.yaml, served by the %s provider: %w", pkg, source, err)
 	}
 	return fmt.Errorf("package %q of Pulumi.yaml: %w", pkg, err)
 }
@@ -64,7 +68,7 @@ func (r *Resolver) packageSpec(pkg string) (workspace.PackageSpec, bool) {
 func (r *Resolver) loadPackage(ctx context.Context, pkg string, spec workspace.PackageSpec, env []string) (provider.Provider, error) {
 	p, err := r.load(ctx, spec.Source, spec.Version, "", env)
 	if err != nil {
-		return nil, r.packageError(pkg, err)
+		return nil, r.packageError(pkg, "", err)
 	}
 	resp, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: append([]string{}, spec.Parameters...)})
 	if err == nil && resp.Name != pkg {
@@ -72,7 +76,7 @@ func (r *Resolver) loadPackage(ctx context.Context, pkg string, spec workspace.P
 	}
 	if err != nil {
 		_ = p.Close()
-		return nil, r.packageError(pkg, fmt.Errorf("served by the %s provider: %w", spec.Source, err))
+		return nil, r.packageError(pkg, spec.Source, err)
 	}
 	return p, nil
 }

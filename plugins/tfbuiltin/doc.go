@@ -8,4 +8,7 @@
 // nothing; importing it by ID sets only id. Its outputs carry a schema
 // version of 0 under tfstate.MetaKey, as those of Terraform providers do,
 // so that a state moved in from Terraform looks the same.
+//
+// Its data source terraform_remote_state reads the root outputs of a state
+// file of Terraform's local backend (see remoteState).
 package tfbuiltin

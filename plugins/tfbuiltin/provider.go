@@ -24,13 +24,27 @@ var schemaJSON []byte
 var pkg = props.MustLoad(schemaJSON, Version)
 
 // Provider is the provider of the "terraform" package.
-type Provider struct{ props.Base }
+type Provider struct {
+	props.Base
+	dir string
+}
 
-// Factory returns the factory of the provider, for a provider.Host.
-func Factory() provider.Factory {
+// Factory returns the factory of the provider, for a provider.Host. dir is
+// the project's folder, from which terraform_remote_state's relative paths
+// are read.
+func Factory(dir string) provider.Factory {
 	return provider.Factory{Pkg: pkg.Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{Base: props.Base{Schema: pkg}}, nil
+		return &Provider{Base: props.Base{Schema: pkg}, dir: dir}, nil
 	}}
+}
+
+// Invoke reads a data source: terraform_remote_state.
+func (p *Provider) Invoke(_ context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
+	fs, err := p.CheckArgs(req)
+	if err != nil || len(fs) > 0 {
+		return provider.InvokeResponse{Failures: fs}, err
+	}
+	return remoteState(p.dir, req.Args), nil
 }
 
 // Check checks the inputs against the schema.
