@@ -25,11 +25,24 @@ type moduleRegistry struct {
 	client  *client
 	hosts   map[string]map[string]string // host blocks of the CLI configuration
 	retries int
+	apis    map[string]*url.URL // modules.v1 by host, once discovered
+}
+
+// api returns the modules.v1 base URL of host.
+func (r *moduleRegistry) api(ctx context.Context, host string) (*url.URL, error) {
+	if api := r.apis[host]; api != nil {
+		return api, nil
+	}
+	api, err := discover(ctx, r.client, r.hosts, host, "modules.v1", r.retries)
+	if err == nil {
+		r.apis[host] = api
+	}
+	return api, err
 }
 
 // version returns the newest version of m that meets cs.
 func (r *moduleRegistry) version(ctx context.Context, m *registryModule, cs Constraints) (Version, error) {
-	api, err := discover(ctx, r.client, r.hosts, m.host, "modules.v1", r.retries)
+	api, err := r.api(ctx, m.host)
 	if err != nil {
 		return Version{}, err
 	}
@@ -70,7 +83,7 @@ func (r *moduleRegistry) version(ctx context.Context, m *registryModule, cs Cons
 // location returns the address of the package of m at version v, with
 // a URL relative to the download's resolved.
 func (r *moduleRegistry) location(ctx context.Context, m *registryModule, v Version) (string, error) {
-	api, err := discover(ctx, r.client, r.hosts, m.host, "modules.v1", r.retries)
+	api, err := r.api(ctx, m.host)
 	if err != nil {
 		return "", err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -85,7 +86,7 @@ func NewModules(opts ModuleOptions) (*Modules, error) {
 		retries = n
 	}
 	c := newClient(opts.HTTPClient, cfg)
-	m := &Modules{opts: opts, client: c, retries: retries, registry: &moduleRegistry{client: c, hosts: cfg.hosts, retries: retries},
+	m := &Modules{opts: opts, client: c, retries: retries, registry: &moduleRegistry{client: c, hosts: cfg.hosts, retries: retries, apis: map[string]*url.URL{}},
 		old: map[string]moduleRecord{}, seen: map[string]moduleRecord{}, roots: map[string]string{}}
 	data, err := os.ReadFile(m.manifestPath())
 	if errors.Is(err, os.ErrNotExist) {
