@@ -77,17 +77,7 @@ func NewModules(opts ModuleOptions) (*Modules, error) {
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
 	}
-	cfg, err := loadCLIConfig(opts.CLIConfigFile, opts.Log)
-	if err != nil {
-		return nil, err
-	}
-	retries := 2
-	if n, err := strconv.Atoi(os.Getenv("TF_REGISTRY_DISCOVERY_RETRY")); err == nil && n >= 0 {
-		retries = n
-	}
-	c := newClient(opts.HTTPClient, cfg)
-	m := &Modules{opts: opts, client: c, retries: retries, registry: &moduleRegistry{client: c, hosts: cfg.hosts, retries: retries, apis: map[string]*url.URL{}},
-		old: map[string]moduleRecord{}, seen: map[string]moduleRecord{}, roots: map[string]string{}}
+	m := &Modules{opts: opts, old: map[string]moduleRecord{}, seen: map[string]moduleRecord{}, roots: map[string]string{}}
 	data, err := os.ReadFile(m.manifestPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return m, nil
@@ -103,6 +93,25 @@ func NewModules(opts ModuleOptions) (*Modules, error) {
 		m.old[r.Key] = r
 	}
 	return m, nil
+}
+
+// connect reads the CLI configuration, for the credentials and hosts of
+// the first download.
+func (m *Modules) connect() error {
+	if m.client != nil {
+		return nil
+	}
+	cfg, err := loadCLIConfig(m.opts.CLIConfigFile, m.opts.Log)
+	if err != nil {
+		return err
+	}
+	m.retries = 2
+	if n, err := strconv.Atoi(os.Getenv("TF_REGISTRY_DISCOVERY_RETRY")); err == nil && n >= 0 {
+		m.retries = n
+	}
+	m.client = newClient(m.opts.HTTPClient, cfg)
+	m.registry = &moduleRegistry{client: m.client, hosts: cfg.hosts, retries: m.retries, apis: map[string]*url.URL{}}
+	return nil
 }
 
 func (m *Modules) manifestPath() string {
@@ -146,6 +155,9 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 			}
 		}
 		return "", fmt.Errorf("%s is not installed (%s %s) and modules are not downloaded offline", src, ModuleManifest, what)
+	}
+	if err := m.connect(); err != nil {
+		return "", err
 	}
 	rec := moduleRecord{Key: call.Key, Source: src.String()}
 	pkg := src.pkg
