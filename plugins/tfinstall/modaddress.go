@@ -105,8 +105,9 @@ func splitSubdir(src string) (string, string) {
 	return pkg, subdir
 }
 
-// parseRegistryModule reads [hostname/]namespace/name/system; github.com
-// and bitbucket.org are never registries.
+// parseRegistryModule reads [hostname/]namespace/name/system. As in
+// Terraform, a registry's hostname has a dot, and github.com and
+// bitbucket.org are never registries.
 func parseRegistryModule(s string) (*registryModule, bool) {
 	if strings.Contains(s, "::") || strings.Contains(s, "://") || strings.ContainsAny(s, "?@") {
 		return nil, false
@@ -117,7 +118,8 @@ func parseRegistryModule(s string) (*registryModule, bool) {
 	case 3:
 	case 4:
 		host, err := normalizeHost(parts[0])
-		if err != nil || host == "github.com" || host == "bitbucket.org" {
+		name, _, _ := strings.Cut(host, ":")
+		if err != nil || !strings.Contains(name, ".") || host == "github.com" || host == "bitbucket.org" {
 			return nil, false
 		}
 		r.host, parts = host, parts[1:]

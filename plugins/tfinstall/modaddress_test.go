@@ -13,6 +13,7 @@ func TestParseModuleSource(t *testing.T) {
 		{in: "hashicorp/consul/aws//modules/server", want: "registry.opentofu.org/hashicorp/consul/aws//modules/server"},
 		{in: "app.terraform.io/corp/net_work/aws", want: "app.terraform.io/corp/net_work/aws"},
 		{in: "127.0.0.1:8443/corp/net/aws", want: "127.0.0.1:8443/corp/net/aws"},
+		{in: "localhost:8443/corp/net/aws", err: "is not a module source Cairn can read"},
 		{in: "github.com/hashicorp/example", want: "git::https://github.com/hashicorp/example.git"},
 		{in: "github.com/hashicorp/example//sub?ref=v1.2.0", want: "git::https://github.com/hashicorp/example.git//sub?ref=v1.2.0"},
 		{in: "github.com/hashicorp/example/sub/dir?ref=v1", want: "git::https://github.com/hashicorp/example.git//sub/dir?ref=v1"},
