@@ -34,7 +34,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 type module struct {
 	l     *loader
 	dir   string
-	key   string     // the module's key: "" for the root (see ModuleCall)
+	key   string   // the module's key: "" for the root (see ModuleCall)
 	stack []string // the folders of this module and of those that call it
 	nodes []eval.Node
 	res   *resolver
