@@ -85,6 +85,7 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"nodemodules":  nodeModulesCmd,
 			"tfregistry":   tfRegistryCmd,
 			"tfmodules":    tfModulesCmd,
+			"gitrepo":      gitRepoCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

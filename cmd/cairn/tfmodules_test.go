@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -111,4 +112,21 @@ func tarGzFolder(dir string) ([]byte, error) {
 	}
 	err = gz.Close()
 	return buf.Bytes(), err
+}
+
+// gitRepoCmd makes a folder of the scenario a git repository whose one
+// commit, tagged v1, holds its files: "gitrepo DIR". Modules are then
+// called from it as git::file://$WORK/DIR?ref=v1.
+func gitRepoCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: gitrepo DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	for _, a := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "v1"}, {"tag", "v1"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=Cairn", "-c", "user.email=cairn@example.com", "-c", "init.defaultBranch=main"}, a...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ts.Fatalf("git %s in %s: %v\n%s", strings.Join(a, " "), args[0], err, out)
+		}
+	}
 }
