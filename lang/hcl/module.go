@@ -3,6 +3,7 @@ package hcl
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,11 +124,11 @@ func (m *module) call(b *hcl.Block) {
 	if !ok {
 		return
 	}
-	dir, ok := m.source(name, src, content.Attributes["version"])
+	dir, srcText, ok := m.source(name, src, content.Attributes["version"])
 	if !ok {
 		return
 	}
-	mod.Type = "hcl:module:" + typeToken(filepath.Base(dir))
+	mod.Type = "hcl:module:" + typeToken(moduleName(srcText, dir))
 	m.expansion(content, &mod.Expansion)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
@@ -169,22 +170,22 @@ func (m *module) childKey(name string) string {
 	return m.key + "." + name
 }
 
-// source returns the folder of the module a call names: a local path,
-// or, through Options.Modules, a module it installs; never the folder of
-// a module that calls it.
-func (m *module) source(name string, a, version *hcl.Attribute) (string, bool) {
+// source returns the folder of the module a call names, and the source:
+// a local path, or, through Options.Modules, a module it installs; never
+// the folder of a module that calls it.
+func (m *module) source(name string, a, version *hcl.Attribute) (string, string, bool) {
 	call := ModuleCall{Key: m.childKey(name)}
 	var ok bool
 	if call.Source, ok = m.constantString(a, "Invalid module source", "The source of a module is a constant string, such as \"./modules/web\" or \"hashicorp/consul/aws\"."); !ok {
-		return "", false
+		return "", "", false
 	}
 	if version != nil {
 		if call.Version, ok = m.constantString(version, "Invalid module version", "The version of a module is a constant string of version constraints, such as \"~> 1.2\"."); !ok {
-			return "", false
+			return "", "", false
 		}
 		if local(call.Source) {
 			m.errorf(version.Range, "Invalid module version", "A local module has no version: remove version, or call the module from a registry.")
-			return "", false
+			return "", "", false
 		}
 	}
 	dir := ""
@@ -197,21 +198,21 @@ func (m *module) source(name string, a, version *hcl.Attribute) (string, bool) {
 		var err error
 		if dir, err = m.l.opts.Modules(call); err != nil {
 			m.errorf(a.Expr.Range(), "Module not installed", "module.%s: %v", name, err)
-			return "", false
+			return "", "", false
 		}
 	case dir == "":
 		m.errorf(a.Expr.Range(), "Module not installed", "%s is not a local path (./ or ../), and remote modules are installed only when Cairn previews or updates a stack.", call.Source)
-		return "", false
+		return "", "", false
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		m.errorf(a.Expr.Range(), "Module source not found", "%s is not a folder.", call.Source)
-		return "", false
+		return "", "", false
 	}
 	if slices.Contains(m.stack, dir) {
 		m.errorf(a.Expr.Range(), "Module calls itself", "%s is the folder of this module or of a module that calls it; a module cannot contain itself.", call.Source)
-		return "", false
+		return "", "", false
 	}
-	return dir, true
+	return dir, call.Source, true
 }
 
 // constantString returns the value of an attribute that must be a
@@ -227,6 +228,39 @@ func (m *module) constantString(a *hcl.Attribute, summary, detail string) (strin
 		return "", false
 	}
 	return v.AsString(), true
+}
+
+// moduleName names the module a source gives, for its component's type:
+// a local module's folder; a remote one's subdirectory, else the name of
+// a registry module (consul in hashicorp/consul/aws), else the last part
+// of its address (vpc of git::https://example.com/vpc.git?ref=v1), so
+// that moving a module from a folder to a registry keeps its type.
+func moduleName(src, dir string) string {
+	if local(src) {
+		return filepath.Base(dir)
+	}
+	if _, rest, ok := strings.Cut(src, "::"); ok {
+		src = rest
+	}
+	src, _, _ = strings.Cut(src, "?")
+	scheme, rest, hasScheme := strings.Cut(src, "://")
+	if !hasScheme {
+		rest = scheme
+	}
+	if _, subdir, ok := strings.Cut(rest, "//"); ok {
+		return path.Base(subdir)
+	}
+	parts := strings.Split(rest, "/")
+	switch {
+	case hasScheme || strings.Contains(rest, "@") || parts[0] == "github.com":
+	case len(parts) == 4, len(parts) == 3 && !strings.Contains(parts[0], "."):
+		return parts[len(parts)-2]
+	}
+	base := path.Base(rest)
+	for _, ext := range []string{".git", ".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
 }
 
 func local(src string) bool { return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") }

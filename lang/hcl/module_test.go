@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-iac/cairn/eval"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 )
 
@@ -91,5 +92,38 @@ func TestModuleCallErrors(t *testing.T) {
 				t.Fatalf("got %v, want %q", diags, c.want)
 			}
 		})
+	}
+}
+
+// TestModuleTypes checks that a module's component is typed after the
+// module, wherever it comes from.
+func TestModuleTypes(t *testing.T) {
+	dir := t.TempDir()
+	calls := map[string]string{
+		"local":    "./modules/vpc",
+		"registry": "terraform-aws-modules/vpc/aws",
+		"hosted":   "registry.example.com:8443/corp/vpc/aws",
+		"subdir":   "hashicorp/consul/aws//modules/vpc",
+		"git":      "git::https://example.com/vpc.git?ref=v1.2.0",
+		"gitsub":   "git::https://example.com/network.git//vpc?ref=v1",
+		"github":   "github.com/corp/vpc",
+		"scp":      "git@github.com:corp/vpc.git",
+		"archive":  "https://example.com/releases/vpc.tar.gz",
+	}
+	main := ""
+	for name, src := range calls {
+		main += "module \"" + name + "\" {\n  source = \"" + src + "\"\n}\n"
+	}
+	writeTree(t, dir, map[string]string{"main.tf": main, "modules/vpc/main.tf": ""})
+	prog, diags := langhcl.Load(dir, langhcl.Options{Project: "p", Modules: func(c langhcl.ModuleCall) (string, error) {
+		return filepath.Join(dir, "modules", "vpc"), nil
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, n := range prog.Root.Nodes {
+		if m, ok := n.(*eval.Module); ok && m.Type != "hcl:module:vpc" {
+			t.Errorf("module %s (%s) is of type %s", m.Name, calls[m.Name], m.Type)
+		}
 	}
 }

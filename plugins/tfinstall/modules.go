@@ -134,6 +134,12 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 		return "", fmt.Errorf("version applies to registry modules only; pin %s by its address instead (?ref= for git)", call.Source)
 	}
 	m.remote = true
+	for k := call.Key; strings.Contains(k, "."); {
+		k = k[:strings.LastIndexByte(k, '.')]
+		if r, ok := m.seen[k]; ok && r.Source == src.String() {
+			return "", fmt.Errorf("module.%s is installed from %s too; a module cannot contain itself", strings.ReplaceAll(k, ".", ".module."), src)
+		}
+	}
 	var cs Constraints
 	if src.registry != nil {
 		if cs, err = ParseConstraints(call.Version); err != nil {

@@ -160,6 +160,12 @@ func TestRegistryModule(t *testing.T) {
 		t.Fatalf("requests:\n%v\nwant\n%v", got, want)
 	}
 
+	// A module that calls itself is refused before it is fetched again.
+	if _, err := m.Install(context.Background(), ModuleCall{Key: "net.root.again", Source: call.Source, Version: "1.0.0"}); err == nil ||
+		!strings.Contains(err.Error(), "module.net is installed from example.com/corp/net/aws//sub too; a module cannot contain itself") {
+		t.Fatalf("a module calling itself: %v", err)
+	}
+
 	// Recorded, it is used again without the network while the source and
 	// constraints hold; other constraints install another version.
 	w.forget()
