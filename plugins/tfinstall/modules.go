@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,6 +125,8 @@ func (m *Modules) manifestPath() string {
 func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) {
 	src, err := parseModuleSource(call.Source)
 	switch {
+	case !moduleKey.MatchString(call.Key):
+		return "", fmt.Errorf("%q is not a module key: names such as web, and web.net for module.net within it", call.Key)
 	case err != nil:
 		return "", err
 	case src.local && call.Version != "":
@@ -137,7 +140,7 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 	for k := call.Key; strings.Contains(k, "."); {
 		k = k[:strings.LastIndexByte(k, '.')]
 		if r, ok := m.seen[k]; ok && r.Source == src.String() {
-			return "", fmt.Errorf("module.%s is installed from %s too; a module cannot contain itself", strings.ReplaceAll(k, ".", ".module."), src)
+			return "", fmt.Errorf("%s is installed from %s too; a module cannot contain itself", address(k), src)
 		}
 	}
 	var cs Constraints
@@ -184,9 +187,9 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 		pkg, more = splitSubdir(pkg)
 		src.subdir = path.Join(more, subdir, src.subdir)
 		rec.Version = v.String()
-		m.opts.Log("downloading %s %s for module.%s from %s", src.registry, v, strings.ReplaceAll(call.Key, ".", ".module."), pkg)
+		m.opts.Log("downloading %s %s for %s from %s", src.registry, v, address(call.Key), pkg)
 	} else {
-		m.opts.Log("downloading %s for module.%s", pkg, strings.ReplaceAll(call.Key, ".", ".module."))
+		m.opts.Log("downloading %s for %s", pkg, address(call.Key))
 	}
 	subdir, err := m.place(ctx, pkg, root)
 	if err != nil {
@@ -245,11 +248,17 @@ func (m *Modules) local(call ModuleCall) (string, error) {
 	root := m.roots[parent]
 	m.roots[call.Key] = root
 	if root != "" && !within(root, call.Dir) {
-		return "", fmt.Errorf("%s leads out of the package module.%s was installed from (%s); a local path in a remote module names a folder of its package", call.Source, strings.ReplaceAll(parent, ".", ".module."), m.rel(root))
+		return "", fmt.Errorf("%s leads out of the package %s was installed from (%s); a local path in a remote module names a folder of its package", call.Source, address(parent), m.rel(root))
 	}
 	m.seen[call.Key] = moduleRecord{Key: call.Key, Source: call.Source, Dir: m.rel(call.Dir)}
 	return call.Dir, nil
 }
+
+// moduleKey matches the keys of module calls, which name their folders.
+var moduleKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$`)
+
+// address writes a key as a module address: web.net is module.web.module.net.
+func address(key string) string { return "module." + strings.ReplaceAll(key, ".", ".module.") }
 
 // rel returns dir relative to the working directory, as the manifest
 // records it.

@@ -215,6 +215,10 @@ func TestRegistryModuleErrors(t *testing.T) {
 			t.Errorf("%s %s: got %v, want %q", c.source, c.version, err, c.err)
 		}
 	}
+	// Keys name folders: one that is not a module key is refused.
+	if _, err := m.Install(context.Background(), ModuleCall{Key: "../x", Source: "example.com/corp/net/aws"}); err == nil || !strings.Contains(err.Error(), `"../x" is not a module key`) {
+		t.Errorf("key ../x: %v", err)
+	}
 }
 
 func TestRegistryModuleCredentials(t *testing.T) {
