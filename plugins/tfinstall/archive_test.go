@@ -2,9 +2,14 @@ package tfinstall
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
+	"io/fs"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,5 +103,58 @@ func TestProviderZipRefusesLinks(t *testing.T) {
 	err := extract(tarOf(t, file("a"), link("b", "a")), "tar", t.TempDir(), false)
 	if err == nil || !strings.Contains(err.Error(), `entry "b" is a L`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// zipOf returns a zip archive of files (name -> content), each a file,
+// or a symbolic link to its content when its name ends in @.
+func zipOf(t *testing.T, files map[string]string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		h := &zip.FileHeader{Name: strings.TrimSuffix(name, "@")}
+		h.SetMode(0o644)
+		if strings.HasSuffix(name, "@") {
+			h.SetMode(fs.ModeSymlink | 0o777)
+		}
+		w, err := z.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(files[name]))
+	}
+	z.Close()
+	return writeFile(t, filepath.Join(t.TempDir(), "a.zip"), buf.Bytes())
+}
+
+func TestExtractZipModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := extract(zipOf(t, map[string]string{"main.tf": "# zip\n", "same.tf@": "main.tf"}), "zip", dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(dir, "same.tf")); got != "# zip\n" {
+		t.Fatalf("through the link: %q", got)
+	}
+	err := extract(zipOf(t, map[string]string{"out@": "../../etc"}), "zip", t.TempDir(), true)
+	if err == nil || !strings.Contains(err.Error(), `entry "out" links to ../../etc, which is not within the package folder`) {
+		t.Fatalf("a link out: %v", err)
+	}
+}
+
+func TestExtractTarBz2(t *testing.T) {
+	if _, err := exec.LookPath("bzip2"); err != nil {
+		t.Skip("bzip2 is not on PATH")
+	}
+	archive := tarOf(t, file("main.tf"))
+	if out, err := exec.Command("bzip2", archive).CombinedOutput(); err != nil {
+		t.Fatalf("bzip2: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	if err := extract(archive+".bz2", "tar.bz2", dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(dir, "main.tf")); got != "main.tf" {
+		t.Fatalf("unpacked %q", got)
 	}
 }

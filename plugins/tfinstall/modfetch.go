@@ -125,6 +125,9 @@ func gitClone(ctx context.Context, addr, dir string) error {
 	ref, depth := params.Get("ref"), params.Get("depth")
 	params.Del("ref")
 	params.Del("depth")
+	if strings.HasPrefix(ref, "-") {
+		return fmt.Errorf("git::%s: ref=%s is not a branch, tag or commit", addr, ref)
+	}
 	if params.Has("sshkey") {
 		return fmt.Errorf("git::%s: sshkey= is not supported; give git the key through an SSH agent or ~/.ssh/config", addr)
 	}

@@ -279,9 +279,11 @@ func TestGitModule(t *testing.T) {
 			t.Errorf("%s: %s says %q, want %q", c.source, c.file, got, c.want)
 		}
 	}
-	_, err := m.Install(context.Background(), ModuleCall{Key: "g", Source: "git::file://" + repo + "?ref=v9"})
-	if err == nil || !strings.Contains(err.Error(), "git checkout --quiet v9") {
-		t.Fatalf("unknown ref: %v", err)
+	for ref, want := range map[string]string{"v9": "git checkout --quiet v9", "--orphan=x": "ref=--orphan=x is not a branch, tag or commit"} {
+		_, err := m.Install(context.Background(), ModuleCall{Key: "g", Source: "git::file://" + repo + "?ref=" + ref})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ref %s: %v", ref, err)
+		}
 	}
 }
 
