@@ -84,6 +84,8 @@ func scriptParams(pg *pgtest.Server) testscript.Params {
 			"tfprovider":   tfProviderCmd,
 			"nodemodules":  nodeModulesCmd,
 			"tfregistry":   tfRegistryCmd,
+			"tfmodules":    tfModulesCmd,
+			"gitrepo":      gitRepoCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("CAIRN_HOME", filepath.Join(e.WorkDir, ".cairn-home"))

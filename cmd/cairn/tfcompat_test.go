@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -35,6 +36,10 @@ const tfCorpus = "../../testdata/tf"
 var tfScript = template.Must(template.New("").Parse(`# {{.Name}}: {{.Tool}} and Cairn.
 env TF={{.Path}}
 {{if .Null}}[!exec:terraform-provider-null] skip 'SKIPPED: terraform-provider-null is not on PATH'
+{{end}}{{if .Repos}}[!exec:git] skip 'SKIPPED: git is not on PATH'
+{{end}}{{range .Repos}}gitrepo repos/{{.}}
+{{end}}{{range .UsesRepos}}replace tf/{{.}} REPOS $WORK/repos
+replace cn/{{.}} REPOS $WORK/repos
 {{end}}cd tf
 exec $TF init -input=false -no-color
 exec $TF apply -auto-approve -input=false -no-color
@@ -164,9 +169,11 @@ func buildMirror(t *testing.T, mirror string) {
 
 // writeCaseScript writes the scenario of the case in dir under tool (tofu
 // or terraform, by its path): the script, and the case's files under tf/
-// and cn/.
+// and cn/. The folders of its repos/ become git repositories (tagged
+// v1) in $WORK/repos, which REPOS in its files stands for.
 func writeCaseScript(t *testing.T, dir, script, tool string) {
 	var files []txtar.File
+	var repos, usesRepos []string
 	uses := ""
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -178,6 +185,16 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		rel = filepath.ToSlash(rel)
+		if repo, ok := strings.CutPrefix(rel, "repos/"); ok {
+			if name, _, _ := strings.Cut(repo, "/"); !slices.Contains(repos, name) {
+				repos = append(repos, name)
+			}
+			files = append(files, txtar.File{Name: rel, Data: data})
+			return nil
+		}
+		if bytes.Contains(data, []byte("REPOS")) {
+			usesRepos = append(usesRepos, rel)
+		}
 		uses += string(data)
 		files = append(files, txtar.File{Name: "tf/" + rel, Data: data}, txtar.File{Name: "cn/" + rel, Data: data})
 		return nil
@@ -189,7 +206,7 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	var text bytes.Buffer
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
 		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null"),
-		"Lock": strings.Contains(uses, "required_providers")})
+		"Lock": strings.Contains(uses, "required_providers"), "Repos": repos, "UsesRepos": usesRepos})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,18 @@ func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory(tf.Dir)}
 }
 
+// modules installs the modules Terraform configurations call into the
+// project's .terraform/modules, as Terraform does, recording them in its
+// manifest; only those installed already are used when automatic plugin
+// acquisition is disabled.
+func (s *session) modules() (*tfinstall.Modules, error) {
+	return tfinstall.NewModules(tfinstall.ModuleOptions{
+		Dir:     s.project.Dir,
+		Log:     func(format string, args ...any) { fmt.Fprintf(s.stderr, format+"\n", args...) },
+		Offline: !acquirePlugins(),
+	})
+}
+
 // isolated lists the packages whose built-in providers run as plugin
 // processes: --provider-isolation, comma-separated, "*" for all.
 func (s *session) isolated() []string {
@@ -242,8 +254,16 @@ func (s *session) program(ctx context.Context, h *host.Resolver, config map[stri
 	case "yaml":
 		prog, diags = yaml.Load(p.Dir, yaml.Options{Schemas: schemas})
 	case "hcl":
+		mods, err := s.modules()
+		if err != nil {
+			return nil, err
+		}
+		install := func(call langhcl.ModuleCall) (string, error) { return mods.Install(ctx, tfinstall.ModuleCall(call)) }
 		prog, diags = langhcl.Load(p.Dir, langhcl.Options{Schemas: schemas, Project: p.Name, ProgramDir: p.ProgramDir(),
-			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name, Vars: s.vars, Env: os.Environ()})
+			DeclarePackage: h.AddPackage, TerraformProviders: tfplugin.Name, Modules: install, Vars: s.vars, Env: os.Environ()})
+		if err := mods.Save(!diags.HasErrors()); err != nil {
+			return nil, fmt.Errorf("recording the modules installed: %w", err)
+		}
 	default:
 		start, err := pluginStartTimeout()
 		if err != nil {

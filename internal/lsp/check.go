@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 	"os"
 	"path/filepath"
@@ -270,6 +271,11 @@ func (u *unit) analyze(ctx context.Context, gen int) *analysis {
 	case unitHCLProgram, unitHCLFolder:
 		if u.kind == unitHCLProgram && u.p.file != nil {
 			hclOpts.ProgramDir = u.p.file.ProgramDir()
+		}
+		// Remote modules are read where cairn installed them; the editor
+		// downloads nothing.
+		if mods, err := tfinstall.NewModules(tfinstall.ModuleOptions{Dir: u.path, Offline: true}); err == nil {
+			hclOpts.Modules = func(c langhcl.ModuleCall) (string, error) { return mods.Install(ctx, tfinstall.ModuleCall(c)) }
 		}
 		a.prog, a.diags = langhcl.Load(u.path, hclOpts)
 	case unitYAMLFile, unitHCLFile:

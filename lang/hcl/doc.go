@@ -3,7 +3,9 @@
 // hcl is every *.tf and *.tf.json file of its folder (or of the folder its
 // main: names) or, when it has none, every *.hcl file; override files
 // (override.tf, *_override.tf) merge into the others as Terraform merges
-// them. Module blocks call local modules, folders read by the same rules.
+// them. Module blocks call modules, folders read by the same rules: local
+// ones, and through Options.Modules those it installs (registry, git,
+// http(s)).
 // The root module's variables also take values from Terraform's variable
 // definitions (.tfvars files, TF_VAR_ variables, -var and -var-file; see
 // Options.Vars), the stack's configuration coming between the files and

@@ -35,6 +35,10 @@ type Options struct {
 	// providers, parameterized with their source address and version
 	// constraints; empty: requirements of Terraform providers are errors.
 	TerraformProviders string
+	// Modules, when set, returns the folder of each module call, local
+	// or not: Cairn installs remote modules through it. Without it, only
+	// local sources (./, ../) are read.
+	Modules func(ModuleCall) (string, error)
 	// ReadFile, when set, reads the program's files instead of
 	// os.ReadFile: an editor's unsaved buffers, say.
 	ReadFile func(path string) ([]byte, error)
@@ -164,7 +168,7 @@ func (l *loader) parse(name string, src []byte) *hcl.File {
 
 // program decodes the root module and assembles the program.
 func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
-	root := l.module(l.root, "the root module", src, nil)
+	root := l.module(l.root, "", src, nil)
 	l.rootVariables(root)
 	prog := &eval.Program{
 		Root:    root.scope(),
@@ -180,13 +184,18 @@ func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
 }
 
 // module decodes the files of one module (the root, or a module's source
-// folder). stack holds the folders of the modules that call it.
-func (l *loader) module(dir, where string, src sources, stack []string) *module {
+// folder), whose key is "" for the root (see ModuleCall). stack holds the
+// folders of the modules that call it.
+func (l *loader) module(dir, key string, src sources, stack []string) *module {
+	where := "the root module"
+	if key != "" {
+		where = "module." + key[strings.LastIndexByte(key, '.')+1:]
+	}
 	modPath, err := filepath.Rel(l.root, dir)
 	if err != nil {
 		modPath = dir
 	}
-	m := &module{l: l, dir: dir, stack: append(stack, dir), hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
+	m := &module{l: l, dir: dir, key: key, stack: append(stack, dir), hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
 		"module": cty.StringVal(filepath.ToSlash(modPath)),
 		"root":   cty.StringVal("."),
 		"cwd":    cty.StringVal(l.root),

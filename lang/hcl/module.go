@@ -3,6 +3,7 @@ package hcl
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 type module struct {
 	l     *loader
 	dir   string
+	key   string   // the module's key: "" for the root (see ModuleCall)
 	stack []string // the folders of this module and of those that call it
 	nodes []eval.Node
 	res   *resolver
@@ -118,18 +120,15 @@ func (m *module) call(b *hcl.Block) {
 	mod := &eval.Module{Decl: eval.Decl{Name: name, Namespace: "module", Noun: "module", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
 	addTo(m.res.modules, name, mod)
 	m.nodes = append(m.nodes, mod)
-	if v := content.Attributes["version"]; v != nil {
-		m.errorf(v.Range, "Unsupported module version", "Only local modules are supported: give source a path such as \"./modules/%s\" and no version.", name)
-	}
 	src, ok := content.Attributes["source"]
 	if !ok {
 		return
 	}
-	dir, ok := m.source(src)
+	dir, srcText, ok := m.source(name, src, content.Attributes["version"])
 	if !ok {
 		return
 	}
-	mod.Type = "hcl:module:" + typeToken(filepath.Base(dir))
+	mod.Type = "hcl:module:" + typeToken(moduleName(srcText, dir))
 	m.expansion(content, &mod.Expansion)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
@@ -140,7 +139,7 @@ func (m *module) call(b *hcl.Block) {
 	} else {
 		mod.Options.Providers = m.defaultProviders(b.DefRange)
 	}
-	body := m.l.module(dir, "module."+name, m.l.readDir(dir), m.stack)
+	body := m.l.module(dir, m.childKey(name), m.l.readDir(dir), m.stack)
 	mod.Body = body.scope()
 	inputShape := &shape{fields: map[string]*field{}, types: newTypes(nil)}
 	for _, n := range body.nodes {
@@ -152,28 +151,116 @@ func (m *module) call(b *hcl.Block) {
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
 }
 
-// source returns the folder a module's source names: a local path, which
-// must not be the folder of a module that calls it.
-func (m *module) source(a *hcl.Attribute) (string, bool) {
+// ModuleCall is a module block whose source Options.Modules finds.
+type ModuleCall struct {
+	// Key names the call as Terraform's module manifest does: web for
+	// module.web, web.net for module.net within it.
+	Key     string
+	Source  string
+	Version string // the version constraints, if any
+	// Dir is the folder a local source names, resolved against the
+	// calling module's folder.
+	Dir string
+}
+
+func (m *module) childKey(name string) string {
+	if m.key == "" {
+		return name
+	}
+	return m.key + "." + name
+}
+
+// source returns the folder of the module a call names, and the source:
+// a local path, or, through Options.Modules, a module it installs; never
+// the folder of a module that calls it.
+func (m *module) source(name string, a, version *hcl.Attribute) (string, string, bool) {
+	call := ModuleCall{Key: m.childKey(name)}
+	var ok bool
+	if call.Source, ok = m.constantString(a, "Invalid module source", "The source of a module is a constant string, such as \"./modules/web\" or \"hashicorp/consul/aws\"."); !ok {
+		return "", "", false
+	}
+	if version != nil {
+		if call.Version, ok = m.constantString(version, "Invalid module version", "The version of a module is a constant string of version constraints, such as \"~> 1.2\"."); !ok {
+			return "", "", false
+		}
+		if local(call.Source) {
+			m.errorf(version.Range, "Invalid module version", "A local module has no version: remove version, or call the module from a registry.")
+			return "", "", false
+		}
+	}
+	dir := ""
+	if local(call.Source) {
+		dir = filepath.Join(m.dir, call.Source)
+		call.Dir = dir
+	}
+	switch {
+	case m.l.opts.Modules != nil:
+		var err error
+		if dir, err = m.l.opts.Modules(call); err != nil {
+			m.errorf(a.Expr.Range(), "Module not installed", "module.%s: %v", name, err)
+			return "", "", false
+		}
+	case dir == "":
+		m.errorf(a.Expr.Range(), "Module not installed", "%s is not a local path (./ or ../), and remote modules are installed only when Cairn previews or updates a stack.", call.Source)
+		return "", "", false
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		m.errorf(a.Expr.Range(), "Module source not found", "%s is not a folder.", call.Source)
+		return "", "", false
+	}
+	if slices.Contains(m.stack, dir) {
+		m.errorf(a.Expr.Range(), "Module calls itself", "%s is the folder of this module or of a module that calls it; a module cannot contain itself.", call.Source)
+		return "", "", false
+	}
+	return dir, call.Source, true
+}
+
+// constantString returns the value of an attribute that must be a
+// constant string.
+func (m *module) constantString(a *hcl.Attribute, summary, detail string) (string, bool) {
 	v, diags := a.Expr.Value(nil)
 	m.report(diags)
 	if diags.HasErrors() {
 		return "", false
 	}
-	if v.Type() != cty.String || v.IsNull() || !local(v.AsString()) {
-		m.errorf(a.Expr.Range(), "Invalid module source", "Only local modules are supported: the source must be a path starting with ./ or ../, such as \"./modules/web\".")
+	if v.Type() != cty.String || v.IsNull() {
+		m.errorf(a.Expr.Range(), summary, "%s", detail)
 		return "", false
 	}
-	dir := filepath.Join(m.dir, v.AsString())
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		m.errorf(a.Expr.Range(), "Module source not found", "%s is not a folder.", v.AsString())
-		return "", false
+	return v.AsString(), true
+}
+
+// moduleName names the module a source gives, for its component's type:
+// a local module's folder; a remote one's subdirectory, else the name of
+// a registry module (consul in hashicorp/consul/aws), else the last part
+// of its address (vpc of git::https://example.com/vpc.git?ref=v1), so
+// that moving a module from a folder to a registry keeps its type.
+func moduleName(src, dir string) string {
+	if local(src) {
+		return filepath.Base(dir)
 	}
-	if slices.Contains(m.stack, dir) {
-		m.errorf(a.Expr.Range(), "Module calls itself", "%s is the folder of this module or of a module that calls it; a module cannot contain itself.", v.AsString())
-		return "", false
+	if _, rest, ok := strings.Cut(src, "::"); ok {
+		src = rest
 	}
-	return dir, true
+	src, _, _ = strings.Cut(src, "?")
+	scheme, rest, hasScheme := strings.Cut(src, "://")
+	if !hasScheme {
+		rest = scheme
+	}
+	if _, subdir, ok := strings.Cut(rest, "//"); ok {
+		return path.Base(subdir)
+	}
+	parts := strings.Split(rest, "/")
+	switch {
+	case hasScheme || strings.Contains(rest, "@") || parts[0] == "github.com":
+	case len(parts) == 4, len(parts) == 3 && !strings.Contains(parts[0], "."):
+		return parts[len(parts)-2]
+	}
+	base := path.Base(rest)
+	for _, ext := range []string{".git", ".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
 }
 
 func local(src string) bool { return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") }

@@ -1,6 +1,7 @@
 // Package tfinstall installs Terraform providers the way OpenTofu users
 // expect: from the same registries and mirrors, under the same CLI
 // configuration, recording and checking the same .terraform.lock.hcl.
+// It installs a configuration's modules too (Modules), as tofu init does.
 //
 // A provider's source address is [hostname/]namespace/type, case-folded;
 // without a hostname it is on registry.opentofu.org (DefaultHost), as in
@@ -56,4 +57,12 @@
 //		return err
 //	}
 //	cmd := exec.Command(pkg.Executable) // speaks the plugin protocol
+//
+// Modules come from module registries (modules.v1, newest version meeting
+// the constraints), archives over http(s) and git repositories (with the
+// git program), in go-getter's address forms with //subdir. Each call is
+// installed in .terraform/modules/<key> and recorded in Terraform's
+// manifest, modules.json, which Terraform, OpenTofu and Cairn share; a
+// call whose source and version still match its record is not fetched
+// again.
 package tfinstall

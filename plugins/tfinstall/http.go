@@ -65,16 +65,17 @@ func tokens(configured map[string]string) map[string]string {
 
 // request is one GET: auth says whether the host's token may go with it
 // (registry and mirror metadata, never archives); meta bounds it by the
-// metadata timeout.
+// metadata timeout; max, when set, bounds a download's size.
 type request struct {
 	url     *url.URL
 	auth    bool
 	meta    bool
 	retries int
+	max     int64
 }
 
-// get returns the response to a successful GET, whose body the caller
-// closes; a 404 or 410 is errNotFound.
+// get returns the response to a successful GET (200, or 204 from a module
+// registry), whose body the caller closes; a 404 or 410 is errNotFound.
 func (c *client) get(ctx context.Context, r request) (*http.Response, error) {
 	cancel := context.CancelFunc(func() {})
 	if r.meta {
@@ -114,7 +115,7 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 		}
 		resp, err := c.http.Do(req)
 		if err == nil {
-			if resp.StatusCode == http.StatusOK {
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusNoContent {
 				return resp, nil
 			}
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
@@ -186,8 +187,16 @@ func (c *client) download(ctx context.Context, r request, dir string) (string, e
 	if err != nil {
 		return "", err
 	}
-	n, err := io.Copy(f, resp.Body)
-	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+	var body io.Reader = resp.Body
+	if r.max > 0 {
+		body = io.LimitReader(body, r.max+1)
+	}
+	n, err := io.Copy(f, body)
+	switch {
+	case err != nil:
+	case r.max > 0 && n > r.max:
+		err = fmt.Errorf("the download is larger than %d MiB", r.max>>20)
+	case resp.ContentLength >= 0 && n != resp.ContentLength:
 		err = fmt.Errorf("the download was cut short after %d of %d bytes", n, resp.ContentLength)
 	}
 	if cerr := f.Close(); err == nil {

@@ -39,44 +39,53 @@ func (r *registry) String() string {
 
 func (r *registry) remote() bool { return true }
 
-// discover finds the host's providers.v1 base URL: from the CLI
-// configuration's host block for it, else from its service discovery
-// document.
+// discover finds the host's providers.v1 base URL.
 func (r *registry) discover(ctx context.Context) (*url.URL, error) {
-	if r.api != nil {
-		return r.api, nil
+	if r.api == nil {
+		api, err := discover(ctx, r.client, r.hosts, r.host, "providers.v1", r.retries)
+		if err != nil {
+			return nil, err
+		}
+		r.api = api
 	}
-	root := &url.URL{Scheme: "https", Host: hostKey(r.host), Path: "/"}
+	return r.api, nil
+}
+
+// discover finds the base URL of a host's service (providers.v1,
+// modules.v1): from the CLI configuration's host block for it, else from
+// its service discovery document.
+func discover(ctx context.Context, c *client, hosts map[string]map[string]string, host, service string, retries int) (*url.URL, error) {
+	root := &url.URL{Scheme: "https", Host: hostKey(host), Path: "/"}
 	ref, from := "", root
-	if services, ok := r.hosts[hostKey(r.host)]; ok {
-		ref = services["providers.v1"]
+	if services, ok := hosts[hostKey(host)]; ok {
+		ref = services[service]
 		if ref == "" {
-			return nil, fmt.Errorf("the CLI configuration's host block for %s has no providers.v1 service", r.host)
+			return nil, fmt.Errorf("the CLI configuration's host block for %s has no %s service", host, service)
 		}
 	} else {
 		disco := root.JoinPath(".well-known", "terraform.json")
 		var doc map[string]any
-		final, err := r.client.getJSON(ctx, request{url: disco, auth: true, retries: r.retries}, &doc)
+		final, err := c.getJSON(ctx, request{url: disco, auth: true, retries: retries}, &doc)
 		if errors.Is(err, errNotFound) {
-			return nil, fmt.Errorf("%s: %s serves no Terraform service discovery document; is it a provider registry?", disco, r.host)
+			return nil, fmt.Errorf("%s: %s serves no Terraform service discovery document; is it a registry?", disco, host)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", disco, err)
 		}
-		s, ok := doc["providers.v1"].(string)
+		s, ok := doc[service].(string)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s is not a provider registry (it offers no providers.v1 service)", disco, r.host)
+			what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
+			return nil, fmt.Errorf("%s: %s is not %s (it offers no %s service)", disco, host, what, service)
 		}
 		ref, from = s, final
 	}
 	api, err := resolve(from, ref)
 	if err != nil {
-		return nil, fmt.Errorf("the providers.v1 service of %s: %v", r.host, err)
+		return nil, fmt.Errorf("the %s service of %s: %v", service, host, err)
 	}
 	if !strings.HasSuffix(api.Path, "/") {
 		api.Path += "/"
 	}
-	r.api = api
 	return api, nil
 }
 

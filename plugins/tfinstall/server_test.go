@@ -97,6 +97,12 @@ type world struct {
 	redirect  bool   // the registry's versions answers redirect to api.example.com
 	failures  int    // the registry's next answers to versions requests are 503s
 	mirrorH1s []string
+	// modules are the registry's modules: "namespace/name/system" ->
+	// version -> package (a .tar.gz archive).
+	modules map[string]map[string][]byte
+	// jsonLocation makes module downloads answer with a JSON location on
+	// api.example.com rather than a relative X-Terraform-Get header.
+	jsonLocation bool
 }
 
 type seen struct {
@@ -104,7 +110,7 @@ type seen struct {
 }
 
 func newWorld(t *testing.T) *world {
-	w := &world{t: t, packages: map[string]map[string][]byte{}}
+	w := &world{t: t, packages: map[string]map[string][]byte{}, modules: map[string]map[string][]byte{}}
 	w.srv = httptest.NewTLSServer(http.HandlerFunc(w.serve))
 	t.Cleanup(w.srv.Close)
 	transport := w.srv.Client().Transport.(*http.Transport).Clone()
@@ -213,6 +219,10 @@ func (w *world) versions(provider string) []string {
 func (w *world) serveRegistry(rw http.ResponseWriter, r *http.Request, host string, parts []string) {
 	if r.URL.Path == "/.well-known/terraform.json" {
 		writeJSON(rw, map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+		return
+	}
+	if parts[0] == "archives" || len(parts) > 1 && parts[1] == "modules" {
+		w.serveModules(rw, r, parts)
 		return
 	}
 	if len(parts) < 5 || parts[0] != "v1" || parts[1] != "providers" {

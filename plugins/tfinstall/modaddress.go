@@ -1,0 +1,203 @@
+package tfinstall
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// moduleSource is a module call's source address, read as Terraform
+// reads it: a local path, a module registry address or a remote package.
+type moduleSource struct {
+	local    bool
+	registry *registryModule // a registry address
+	// pkg is a remote package: a go-getter address with its getter
+	// ("git::https://…", "https://…/x.zip"), detected forms rewritten.
+	pkg    string
+	subdir string // the folder within the package
+}
+
+// registryModule is a module registry address,
+// [hostname/]namespace/name/system.
+type registryModule struct {
+	host, namespace, name, system string
+}
+
+// String is the address as Terraform records it: with its hostname.
+func (r *registryModule) String() string {
+	return r.host + "/" + r.namespace + "/" + r.name + "/" + r.system
+}
+
+// String is the source as Terraform records it in its module manifest:
+// registry addresses with their hostname, remote packages as their getter
+// fetches them, with the subdirectory before the query.
+func (s moduleSource) String() string {
+	pkg := s.pkg
+	if s.registry != nil {
+		pkg = s.registry.String()
+	}
+	if s.subdir == "" {
+		return pkg
+	}
+	base, query, hasQuery := strings.Cut(pkg, "?")
+	if hasQuery {
+		return base + "//" + s.subdir + "?" + query
+	}
+	return base + "//" + s.subdir
+}
+
+var (
+	registryName   = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
+	registrySystem = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
+)
+
+// parseModuleSource reads a source address: a local path (./, ../), a
+// registry address, or a remote package in one of the forms go-getter
+// reads that Cairn fetches: http(s) URLs, git:: addresses (and git@host:
+// ones) and github.com/org/repo.
+func parseModuleSource(raw string) (moduleSource, error) {
+	if strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") {
+		return moduleSource{local: true}, nil
+	}
+	pkg, subdir := splitSubdir(raw)
+	if subdir != "" {
+		clean := path.Clean(subdir)
+		if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
+			return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
+		}
+		subdir = clean
+	}
+	if r, ok := parseRegistryModule(pkg); ok {
+		return moduleSource{registry: r, subdir: subdir}, nil
+	}
+	remote, err := detectPackage(pkg)
+	if err != nil {
+		return moduleSource{}, err
+	}
+	// Detection may find a subdirectory too (github.com/org/repo/dir).
+	remote, more := splitSubdir(remote)
+	return moduleSource{pkg: remote, subdir: path.Join(more, subdir)}, nil
+}
+
+// splitSubdir splits the //subdir off an address: the first // after the
+// scheme and before the query, which stays with the package.
+func splitSubdir(src string) (string, string) {
+	stop := len(src)
+	if i := strings.Index(src, "?"); i >= 0 {
+		stop = i
+	}
+	offset := 0
+	if i := strings.Index(src[:stop], "://"); i >= 0 {
+		offset = i + 3
+	}
+	i := strings.Index(src[offset:stop], "//")
+	if i < 0 {
+		return src, ""
+	}
+	i += offset
+	pkg, subdir := src[:i], src[i+2:]
+	if q := strings.Index(subdir, "?"); q >= 0 {
+		pkg += subdir[q:]
+		subdir = subdir[:q]
+	}
+	return pkg, subdir
+}
+
+// parseRegistryModule reads [hostname/]namespace/name/system. As in
+// Terraform, a registry's hostname has a dot, and github.com and
+// bitbucket.org are never registries.
+func parseRegistryModule(s string) (*registryModule, bool) {
+	if strings.Contains(s, "::") || strings.Contains(s, "://") || strings.ContainsAny(s, "?@") {
+		return nil, false
+	}
+	parts := strings.Split(s, "/")
+	r := &registryModule{host: DefaultHost}
+	switch len(parts) {
+	case 3:
+	case 4:
+		host, err := normalizeHost(parts[0])
+		name, _, _ := strings.Cut(host, ":")
+		if err != nil || !strings.Contains(name, ".") || host == "github.com" || host == "bitbucket.org" {
+			return nil, false
+		}
+		r.host, parts = host, parts[1:]
+	default:
+		return nil, false
+	}
+	if !registryName.MatchString(parts[0]) || !registryName.MatchString(parts[1]) || !registrySystem.MatchString(parts[2]) {
+		return nil, false
+	}
+	r.namespace, r.name, r.system = parts[0], parts[1], parts[2]
+	return r, true
+}
+
+var scpLike = regexp.MustCompile(`^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+:[^/]`)
+
+// detectPackage rewrites a remote package address into the form its
+// getter fetches, as go-getter's detectors do, refusing the getters Cairn
+// does not have.
+func detectPackage(s string) (string, error) {
+	if getter, rest, ok := strings.Cut(s, "::"); ok && !strings.Contains(getter, "/") {
+		switch getter {
+		case "git":
+			return s, nil
+		case "http", "https":
+			if u, err := url.Parse(rest); err != nil || u.Scheme != "http" && u.Scheme != "https" {
+				return "", fmt.Errorf("%q: the %s getter fetches http(s) URLs", s, getter)
+			}
+			return rest, nil
+		case "s3", "gcs", "hg", "file":
+			return "", fmt.Errorf("%q: Cairn fetches modules over http(s), from git and from module registries, not with the %s getter; put the module in a registry, a git repository or an archive served over https", s, getter)
+		default:
+			return "", fmt.Errorf("%q: there is no getter %q; module packages come from http(s) URLs and git:: addresses", s, getter)
+		}
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		switch u.Scheme {
+		case "http", "https":
+			return s, nil
+		case "ssh", "git":
+			return "git::" + s, nil
+		}
+		return "", fmt.Errorf("%q: Cairn fetches modules over http(s), from git and from module registries, not from %s URLs", s, u.Scheme)
+	}
+	if scpLike.MatchString(s) {
+		return "git::ssh://" + strings.Replace(s, ":", "/", 1), nil
+	}
+	host, _, _ := strings.Cut(s, "/")
+	switch {
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "file:"):
+		return "", fmt.Errorf("%q: a local module's source starts with ./ or ../ (relative to the calling module's folder)", s)
+	case host == "github.com":
+		return github(s)
+	case host == "bitbucket.org":
+		return "", fmt.Errorf("%q: write Bitbucket repositories as git::https://bitbucket.org/… addresses", s)
+	case strings.Contains(host, "amazonaws.com") || host == "www.googleapis.com" || host == "storage.googleapis.com":
+		return "", fmt.Errorf("%q: Cairn fetches modules over http(s), from git and from module registries, not from S3 or GCS buckets", s)
+	}
+	return "", fmt.Errorf("%q is not a module source Cairn can read: write a local path (./modules/web), a registry address (namespace/name/system), a git:: address or an http(s) URL", s)
+}
+
+// github rewrites github.com/org/repo[/more][?query] as a git:: address
+// of the repository over https.
+func github(s string) (string, error) {
+	base, query, _ := strings.Cut(s, "?")
+	parts := strings.Split(base, "/")
+	if len(parts) < 3 || parts[1] == "" || parts[2] == "" {
+		return "", fmt.Errorf("%q: a GitHub source is github.com/organization/repository", s)
+	}
+	repo := strings.Join(parts[:3], "/")
+	if !strings.HasSuffix(repo, ".git") {
+		repo += ".git"
+	}
+	out := "git::https://" + repo
+	if len(parts) > 3 {
+		out += "//" + strings.Join(parts[3:], "/")
+	}
+	if query != "" {
+		out += "?" + query
+	}
+	return out, nil
+}
