@@ -35,8 +35,9 @@ type Target struct {
 // next update to record); its dependencies are the program's and the
 // state's. Tainted instances are tainted, deposed ones pending deletion.
 // The providers and module components they use come along, and the
-// stack's outputs are the state's, and the program's other providers whose
-// configuration is known come too. Data sources are left out: the program
+// stack's outputs are the state's; the program's other providers whose
+// configuration is known, and its modules that hold no resources, come
+// too. Data sources are left out: the program
 // reads them anew. The instances the program does not declare are left
 // out and listed in undeclared (by address): a preview of the program on
 // the snapshot built may know them, when their keys depend on resources.
@@ -85,7 +86,7 @@ func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, e
 	if b.root == nil {
 		return nil, nil, fmt.Errorf("the program's preview registered no stack resource")
 	}
-	b.providers()
+	b.unrecorded()
 	root := b.root.Copy()
 	root.Outputs = resource.Map{}
 	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
@@ -275,14 +276,20 @@ func (b *builder) providerID(p *resource.State) resource.ID {
 	return id
 }
 
-// providers adds the program's providers that no imported instance uses
-// but whose configuration is known: those only data sources use, and
-// those declared but not used, which leave no trace in a Terraform state
-// and would otherwise be created by the next update.
-func (b *builder) providers() {
+// unrecorded adds what the program declares that a Terraform state leaves
+// no trace of, so that the next update does not create it: providers
+// whose configuration is known and that no imported instance uses (those
+// only data sources use, or none), and modules holding no resources.
+func (b *builder) unrecorded() {
 	for _, p := range b.t.Planned.Resources {
-		if !p.Delete && resource.IsProviderType(p.Type) && !p.Inputs.ContainsUnknowns() {
-			b.providerID(p)
+		switch {
+		case p.Delete || p.Type == resource.RootStackType:
+		case resource.IsProviderType(p.Type):
+			if !p.Inputs.ContainsUnknowns() {
+				b.providerID(p)
+			}
+		case !p.Custom:
+			b.components(p.URN)
 		}
 	}
 }
@@ -295,7 +302,13 @@ func (b *builder) include(s *resource.State) {
 	} else {
 		b.included[s.URN] = s
 	}
-	for u := s.Parent; u != ""; {
+	b.components(s.Parent)
+}
+
+// components adds the planned component u and those it is a child of, up
+// to the stack, with what they have that is known.
+func (b *builder) components(u resource.URN) {
+	for u != "" {
 		p := b.byURN[u]
 		if p == nil || b.included[u] != nil || p.Type == resource.RootStackType {
 			return

@@ -88,9 +88,10 @@ var (
 	web2 = resource.NewURN("dev", "web", "", thing, "web[2]")
 	page = resource.NewURN("dev", "web", "hcl:module:site", thing, `site["eu"].page`)
 	// reader is the provider of a data source only; late's configuration
-	// is not known before an update.
+	// is not known before an update; empty is a module with no resources.
 	reader   = resource.NewURN("dev", "web", "", "pulumi:providers:terraform", "default")
 	late     = resource.NewURN("dev", "web", "", "pulumi:providers:tfx", "late")
+	empty    = resource.NewURN("dev", "web", "", "hcl:module:empty", "empty")
 	provider = resource.ProviderRef{URN: prov, ID: resource.UnknownID}.String()
 )
 
@@ -108,6 +109,7 @@ func planned() *snapshot.Snapshot {
 		{URN: page, Type: thing, Custom: true, Parent: site, Provider: provider, Inputs: resource.Map{"name": resource.String("page")}},
 		{URN: reader, Type: "pulumi:providers:terraform", Custom: true, ID: resource.UnknownID, Parent: root, Inputs: resource.Map{}},
 		{URN: late, Type: "pulumi:providers:tfx", Custom: true, ID: resource.UnknownID, Parent: root, Inputs: resource.Map{"region": resource.Unknown()}},
+		{URN: empty, Type: "hcl:module:empty", Parent: root, Outputs: resource.Map{"greeting": resource.String("hi"), "id": resource.Unknown()}},
 	}}
 }
 
@@ -144,7 +146,7 @@ func TestBuild(t *testing.T) {
 		}
 		order = append(order, name)
 	}
-	if got, want := strings.Join(order, ", "), `web-dev, default_1_0_0, web[0], web[1] (deposed), web[1], site["eu"], site["eu"].page, default`; got != want {
+	if got, want := strings.Join(order, ", "), `web-dev, default_1_0_0, web[0], web[1] (deposed), web[1], site["eu"], site["eu"].page, default, empty`; got != want {
 		t.Errorf("resources %s, want %s", got, want)
 	}
 	ref := resource.ProviderRef{URN: prov, ID: "prov-id"}.String()
@@ -173,6 +175,9 @@ func TestBuild(t *testing.T) {
 	if c := byURN[site]; !c.Outputs.Equal(resource.Map{"zone": resource.String("eu")}) {
 		t.Errorf("the component's outputs %v", resource.Object(c.Outputs))
 	}
+	if c := byURN[empty]; !c.Outputs.Equal(resource.Map{"greeting": resource.String("hi")}) {
+		t.Errorf("the empty module's outputs %v", resource.Object(c.Outputs))
+	}
 	if p := byURN[prov]; p.ID != "prov-id" || !p.Outputs.Equal(p.Inputs) {
 		t.Errorf("provider %+v", p)
 	}
@@ -200,8 +205,8 @@ func TestBuildUndeclared(t *testing.T) {
 	if got, want := strings.Join(undeclared, ", "), `tfx_thing.api[0], tfx_thing.api[1], tfx_thing.api[1] (deposed a1b2c3d4)`; got != want {
 		t.Errorf("undeclared %s, want %s", got, want)
 	}
-	if err := snap.VerifyIntegrity(); err != nil || len(snap.Resources) != 5 {
-		t.Errorf("the snapshot holds %d resources (%v), want the stack, the providers, the module and its page", len(snap.Resources), err)
+	if err := snap.VerifyIntegrity(); err != nil || len(snap.Resources) != 6 {
+		t.Errorf("the snapshot holds %d resources (%v), want the stack, the providers, the modules and a page", len(snap.Resources), err)
 	}
 }
 

@@ -1,5 +1,6 @@
 # Modules from a git repository: one called whole (it calls a module of
-# its own package by a local path), one by a folder within it.
+# its own package by a local path), one by a folder within it; and a
+# local module with no resources.
 module "greet" {
   source = "git::file://REPOS/greet?ref=v1"
   name   = "corpus"
@@ -20,4 +21,13 @@ output "shout" {
 
 output "has_id" {
   value = module.greet.id != ""
+}
+
+module "label" {
+  source = "./label"
+  parts  = ["corpus", module.shout.text]
+}
+
+output "label" {
+  value = module.label.label
 }
