@@ -3,7 +3,6 @@ package tfplugin
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -80,8 +79,8 @@ func (p *Provider) Move(ctx context.Context, req provider.MoveRequest) (provider
 // (null:index/resource:Resource is null_resource).
 func (p *Provider) moveSource(req provider.MoveRequest) (string, string, error) {
 	pkg := req.SourcePackage
-	var param parameter
-	if pkg.Value == nil || json.Unmarshal(pkg.Value, &param) != nil || param.Source == "" {
+	param, ok := parameterOf(pkg.Value)
+	if !ok {
 		return "", "", fmt.Errorf("a %s of package %s is not a Terraform provider's resource: the Terraform provider %s takes over only those", req.SourceType, pkg.Name, p.param.Source)
 	}
 	if param.Source == p.param.Source {
