@@ -68,6 +68,18 @@ func (t *typeInfo) result(tok string, ret resource.Map) resource.Map {
 	return ret
 }
 
+// marksPaths reports whether the provider of a function marks the secrets
+// of its result itself, path by path, as a Terraform provider marks those
+// of a data source: its result does not take the marks of its arguments.
+func (t *typeInfo) marksPaths(tok string) bool {
+	if t != nil {
+		if f, ok := t.functions[tok]; ok {
+			return f.names.terraform
+		}
+	}
+	return false
+}
+
 // checker checks a program against the schemas of its packages.
 type checker struct {
 	ctx   context.Context
@@ -184,7 +196,7 @@ func (c *checker) resource(r *Resource) {
 		}
 		rt.token, rt.schema, rt.component = tok, res, res.IsComponent
 	}
-	rt.names = speller{pkg: pkg, name: c.prog.Dialect.PropertyName}
+	rt.names = newSpeller(pkg, c.prog.Dialect.PropertyName)
 	c.strayOptions(r, rt)
 	if rt.schema != nil && !resource.IsProviderType(r.Type) {
 		c.properties(r.Properties, rt.token, "Property", rt.schema.InputProperties, rt.schema.RequiredInputs, pkg, r.NameRange)
@@ -305,7 +317,7 @@ func (c *checker) function(tok string, at hcl.Range, args hcl.Expression) {
 			fmt.Sprintf("Package %s has no function %s.%s", pkg.Name, tok, DidYouMean(tok, shortTokens(pkg.FunctionTokens())))))
 		return
 	}
-	c.info.functions[tok] = &functionType{token: canon, schema: fn, names: speller{pkg: pkg, name: c.prog.Dialect.PropertyName}}
+	c.info.functions[tok] = &functionType{token: canon, schema: fn, names: newSpeller(pkg, c.prog.Dialect.PropertyName)}
 	if fn.Inputs != nil {
 		c.properties(args, canon, "Argument", fn.Inputs.Properties, fn.Inputs.Required, pkg, at)
 	}

@@ -126,11 +126,17 @@ func (s *scopeRun) defaultProvider(pkg string) (string, error) {
 }
 
 // invoke calls a provider function. Its result is unknown when the
-// arguments are not all known (a preview), and carries their marks.
+// arguments are not all known (a preview), and carries their marks, unless
+// its provider marks the secrets of the result itself (typeInfo.marksPaths):
+// then the arguments go to it with their secrets.
 func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, version string) (cty.Value, error) {
-	args, marks := args.UnmarkDeep()
-	if !args.IsWhollyKnown() {
+	plain, marks := args.UnmarkDeep()
+	if !plain.IsWhollyKnown() {
 		return cty.DynamicVal.WithMarks(marks), nil
+	}
+	own := r.types.marksPaths(token)
+	if !own {
+		args = plain
 	}
 	am, _, err := values.ObjectToEngine(args)
 	if err != nil {
@@ -145,7 +151,11 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 	if resp.Unknown {
 		return cty.DynamicVal.WithMarks(marks), nil
 	}
-	return values.MapFromEngine(r.types.result(token, resp.Return)).WithMarks(marks), nil
+	ret := values.MapFromEngine(r.types.result(token, resp.Return))
+	if own {
+		return ret, nil
+	}
+	return ret.WithMarks(marks), nil
 }
 
 // invokeNode calls the function of an Invoke node. In a preview, a data

@@ -8,24 +8,40 @@ import (
 // speller renames the properties of a package's objects the way the
 // program's language spells them (Dialect.PropertyName): the outputs of
 // resources and the results of functions, and the objects of the package's
-// types nested in them. Map keys are left alone.
+// types nested in them. Map keys are left alone. For a Terraform
+// provider's package it also gives these objects every attribute of their
+// type, null where the provider left it out, as Terraform's values have
+// them.
 type speller struct {
-	pkg  *schema.Package
-	name func(string) string
+	pkg       *schema.Package
+	name      func(string) string
+	terraform bool // a Terraform provider's package
+}
+
+// newSpeller returns the speller of a package's objects in a language.
+func newSpeller(pkg *schema.Package, name func(string) string) speller {
+	return speller{pkg: pkg, name: name, terraform: pkg != nil && schema.TerraformOf(pkg.Language) != nil}
 }
 
 // object renames the properties of m that props describes.
 func (s speller) object(m resource.Map, props map[string]*schema.Property) resource.Map {
-	if s.name == nil || m == nil {
+	if s.name == nil && !s.terraform || m == nil {
 		return m
 	}
 	out := make(resource.Map, len(m))
 	for k, v := range m {
 		if p := props[k]; p != nil {
-			out[s.name(k)] = s.value(v, p.TypeSpec)
+			out[s.spell(k)] = s.value(v, p.TypeSpec)
 			continue
 		}
 		out[k] = v
+	}
+	if s.terraform {
+		for k := range props {
+			if _, ok := m[k]; !ok {
+				out[s.spell(k)] = resource.Null
+			}
+		}
 	}
 	return out
 }

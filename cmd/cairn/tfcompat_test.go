@@ -26,8 +26,8 @@ import (
 // address), and what Cairn makes of the state Terraform wrote: imported
 // into a new stack, it previews no changes. The providers are the test
 // providers of plugins/tfplugin/testdata, built into a filesystem mirror
-// both read, and hashicorp/null when terraform-provider-null is on PATH
-// (cases that use it are skipped otherwise).
+// both read, and HashiCorp's providers (hashicorpProviders) found on PATH
+// (cases that use one that is not are skipped, saying so).
 
 const tfCorpus = "../../testdata/tf"
 
@@ -35,7 +35,7 @@ const tfCorpus = "../../testdata/tf"
 // Terraform) and cn/ (for Cairn).
 var tfScript = template.Must(template.New("").Parse(`# {{.Name}}: {{.Tool}} and Cairn.
 env TF={{.Path}}
-{{if .Null}}[!exec:terraform-provider-null] skip 'SKIPPED: terraform-provider-null is not on PATH'
+{{range .Needs}}[!exec:terraform-provider-{{.}}] skip 'SKIPPED: terraform-provider-{{.}} is not on PATH'
 {{end}}{{if .Repos}}[!exec:git] skip 'SKIPPED: git is not on PATH'
 {{end}}{{range .Repos}}gitrepo repos/{{.}}
 {{end}}{{range .UsesRepos}}replace tf/{{.}} REPOS $WORK/repos
@@ -131,9 +131,13 @@ func TestTerraformDifferential(t *testing.T) {
 	testscript.Run(t, p)
 }
 
+// hashicorpProviders are the versions under which the mirror serves
+// HashiCorp's providers found on PATH (terraform-provider-TYPE), whatever
+// version they are: versions the corpus's constraints accept.
+var hashicorpProviders = map[string]string{"null": "3.2.4", "random": "3.7.2", "local": "2.5.3", "tls": "4.1.0", "time": "0.13.1"}
+
 // buildMirror builds the test providers into a filesystem mirror, under
-// both registries' hosts, and adds terraform-provider-null from PATH as
-// hashicorp/null 3.2.4.
+// both registries' hosts, and adds HashiCorp's providers from PATH.
 func buildMirror(t *testing.T, mirror string) {
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	put := func(ns, typ, version, exe string) {
@@ -162,8 +166,10 @@ func buildMirror(t *testing.T, mirror string) {
 		}
 		put("cairn", typ, "1.0.0", exe)
 	}
-	if exe, err := exec.LookPath("terraform-provider-null"); err == nil {
-		put("hashicorp", "null", "3.2.4", exe)
+	for typ, version := range hashicorpProviders {
+		if exe, err := exec.LookPath("terraform-provider-" + typ); err == nil {
+			put("hashicorp", typ, version, exe)
+		}
 	}
 }
 
@@ -204,8 +210,15 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	}
 	_, statErr := os.Stat(filepath.Join(dir, "change.tfvars"))
 	var text bytes.Buffer
+	var needs []string
+	for typ := range hashicorpProviders {
+		if strings.Contains(uses, "hashicorp/"+typ+`"`) {
+			needs = append(needs, typ)
+		}
+	}
+	sort.Strings(needs)
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
-		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null"),
+		"Change": statErr == nil, "Needs": needs,
 		"Lock": strings.Contains(uses, "required_providers"), "Repos": repos, "UsesRepos": usesRepos})
 	if err != nil {
 		t.Fatal(err)

@@ -52,12 +52,13 @@ type deployment struct {
 
 	mu         sync.Mutex
 	records    map[resource.URN]*record
-	claimed    map[resource.URN]resource.URN // base URN → URN of the resource that took it over
-	replaced   map[resource.URN]bool         // replaced in this run
-	dbrDeleted map[resource.URN]bool         // deleted ahead of their replacement
-	cbrOlds    []*resource.State             // replaced originals awaiting deletion
-	skipped    map[resource.URN]bool         // creates skipped because untargeted
-	forgotten  map[resource.URN]bool         // to leave the state without being deleted
+	claimed    map[resource.URN]resource.URN       // base URN → URN of the resource that took it over
+	moved      map[*resource.State]*resource.State // a state moved to another type → its base state
+	replaced   map[resource.URN]bool               // replaced in this run
+	dbrDeleted map[resource.URN]bool               // deleted ahead of their replacement
+	cbrOlds    []*resource.State                   // replaced originals awaiting deletion
+	skipped    map[resource.URN]bool               // creates skipped because untargeted
+	forgotten  map[resource.URN]bool               // to leave the state without being deleted
 	failed     map[resource.URN]bool
 	followed   map[resource.URN]bool      // compared with Options.Plan
 	planned    map[resource.URN]plan.Step // the steps a preview took
@@ -171,6 +172,7 @@ func newDeployment(opts *Options, base *snapshot.Snapshot, keep func(resource.Op
 		start:      time.Now(),
 		records:    map[resource.URN]*record{},
 		claimed:    map[resource.URN]resource.URN{},
+		moved:      map[*resource.State]*resource.State{},
 		replaced:   map[resource.URN]bool{},
 		dbrDeleted: map[resource.URN]bool{},
 		skipped:    map[resource.URN]bool{},

@@ -227,6 +227,19 @@ func (inst *instance) Delete(ctx context.Context, req provider.DeleteRequest) er
 	return p.Delete(ctx, req)
 }
 
+// Move implements provider.Mover for a provider that does.
+func (inst *instance) Move(ctx context.Context, req provider.MoveRequest) (provider.MoveResponse, error) {
+	p, err := inst.ready(ctx)
+	if err != nil {
+		return provider.MoveResponse{}, err
+	}
+	m, ok := p.(provider.Mover)
+	if !ok {
+		return provider.MoveResponse{}, provider.ErrNotImplemented
+	}
+	return m.Move(ctx, req)
+}
+
 // Invoke implements provider.Provider.
 func (inst *instance) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
 	p, err := inst.ready(ctx)

@@ -3,6 +3,7 @@ package deploy
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -52,6 +53,12 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 			return nil, err
 		}
 		inst, _ = prov.(*instance)
+	}
+
+	if old != nil && old.Type != new.Type && prov != nil {
+		if old, err = d.move(ctx, old, new, prov); err != nil {
+			return nil, err
+		}
 	}
 
 	var digest []byte // what goes into Check and Diff, when the fast path may take it
@@ -130,6 +137,46 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 			diffs: diff.changed, detailed: diff.detailed, stables: diff.stables, digest: digest}}, nil
 	}
 	return []*step{{op: OpSame, urn: urn, old: old, new: new, prov: prov, logical: true, stables: diff.stables, digest: digest}}, nil
+}
+
+// move converts the state of a resource that an alias of another type
+// found into a state of the new type, when the new type's provider can
+// (provider.Mover: a Terraform moved block between resource types); the
+// moved state then stands for the old one, with the new provider.
+func (d *deployment) move(ctx context.Context, old, new *resource.State, prov provider.Provider) (*resource.State, error) {
+	m, ok := prov.(provider.Mover)
+	if !ok {
+		return old, nil
+	}
+	req := provider.MoveRequest{URN: new.URN, Type: new.Type, SourceType: old.Type, SourceInputs: old.Inputs, SourceOutputs: old.Outputs,
+		SourcePackage: provider.ParameterizeRequest{Name: resource.TypePackage(old.Type)}}
+	if ref, err := resource.ParseProviderRef(old.Provider); err == nil {
+		d.mu.Lock()
+		p := d.olds[ref.URN]
+		d.mu.Unlock()
+		if p != nil {
+			param, _, err := parameterization(req.SourcePackage.Name, p.Inputs)
+			if err != nil {
+				return nil, err
+			}
+			if param != nil {
+				req.SourcePackage = provider.ParameterizeRequest{Name: param.Name, Version: param.Version, Value: param.Value}
+			}
+		}
+	}
+	resp, err := m.Move(ctx, req)
+	if errors.Is(err, provider.ErrNotImplemented) {
+		return old, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("moving the state of %s (%s) to type %s: %w", old.URN, old.Type, new.Type, err)
+	}
+	moved := old.Copy()
+	moved.Type, moved.Provider, moved.Inputs, moved.Outputs = new.Type, new.Provider, resp.Inputs, resp.Outputs
+	d.mu.Lock()
+	d.moved[moved] = old
+	d.mu.Unlock()
+	return moved, nil
 }
 
 // claimOld finds the base state of a resource by URN or alias and claims it,

@@ -147,12 +147,20 @@ func (d *deployment) begin(s *step, typ resource.OperationType, st *resource.Sta
 // end journals the step's outcome (in memory only, during a preview).
 func (d *deployment) end(e snapshot.JournalEntry) error { return d.journal.append(e) }
 
+// baseIdx returns the index of a base state in the base snapshot (of the
+// one it stands for, for a state moved to another type), or nil.
 func (d *deployment) baseIdx(s *resource.State) *int {
 	if s == nil {
 		return nil
 	}
 	if i, ok := d.baseIndex[s]; ok {
 		return intp(i)
+	}
+	d.mu.Lock()
+	base := d.moved[s]
+	d.mu.Unlock()
+	if base != nil {
+		return d.baseIdx(base)
 	}
 	return nil
 }

@@ -298,6 +298,33 @@ type ParameterizeResponse struct {
 	Version string
 }
 
+// Mover is a provider that takes over the state of a resource of another
+// type, as Terraform's moved blocks between resource types ask of the new
+// type's provider (MoveResourceState). A provider that cannot answers
+// ErrNotImplemented.
+type Mover interface {
+	Move(ctx context.Context, req MoveRequest) (MoveResponse, error)
+}
+
+// MoveRequest asks for the state, as a resource of type Type, of the
+// resource recorded as SourceType by a provider of SourcePackage.
+type MoveRequest struct {
+	URN        resource.URN
+	Type       string
+	SourceType string
+	// SourcePackage is the package of the source's provider, with its
+	// parameterization (Value) if it has one.
+	SourcePackage ParameterizeRequest
+	SourceInputs  resource.Map
+	SourceOutputs resource.Map
+}
+
+// MoveResponse is the state of the moved resource as its new type.
+type MoveResponse struct {
+	Inputs  resource.Map
+	Outputs resource.Map
+}
+
 // InitError is returned by Create, Update or Read when the resource was
 // created (or exists) but could not be fully initialised: the engine records
 // the ID and outputs together with the reasons, and retries on the next update.

@@ -5,7 +5,9 @@
 // create; input, any value; output, input once applied (unknown in a
 // preview of a change of input); triggers_replace, any value whose change
 // (of value or of type) replaces the resource. Deleting it deletes
-// nothing; importing it by ID sets only id. Its outputs carry a schema
+// nothing; importing it by ID sets only id. It takes over the state of a
+// null_resource that a moved block moves to it (triggers become
+// triggers_replace), as Terraform's does. Its outputs carry a schema
 // version of 0 under tfstate.MetaKey, as those of Terraform providers do,
 // so that a state moved in from Terraform looks the same.
 //

@@ -3,6 +3,7 @@ package tfbuiltin
 import (
 	"context"
 	_ "embed"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -127,4 +128,27 @@ func (p *Provider) Read(_ context.Context, req provider.ReadRequest) (provider.R
 func (p *Provider) Delete(_ context.Context, req provider.DeleteRequest) error {
 	_, err := props.Resource(pkg, req.Type)
 	return err
+}
+
+// nullResource is the type token of hashicorp/null's null_resource.
+const nullResource = "null:index/resource:Resource"
+
+// Move takes over the state of a null_resource as a terraform_data, as
+// Terraform's provider does: its triggers become triggers_replace, its id
+// and private data stay.
+func (p *Provider) Move(_ context.Context, req provider.MoveRequest) (provider.MoveResponse, error) {
+	if req.Type != DataType || req.SourceType != nullResource {
+		return provider.MoveResponse{}, fmt.Errorf("only a null_resource (%s) moves to a terraform_data, not a %s", nullResource, req.SourceType)
+	}
+	meta, err := tfstate.MetaOf(req.SourceOutputs)
+	if err != nil {
+		return provider.MoveResponse{}, err
+	}
+	in := resource.Map{}
+	if t, ok := req.SourceOutputs["triggers"]; ok && !t.IsNull() {
+		in["triggers_replace"] = t
+	}
+	out := outputs(in, req.SourceOutputs["id"], true)
+	out[tfstate.MetaKey] = tfstate.Meta{SchemaVersion: "0", Private: meta.Private}.Value()
+	return provider.MoveResponse{Inputs: in, Outputs: out}, nil
 }

@@ -63,3 +63,27 @@ func TestLifecycle(t *testing.T) {
 	run, err = s.Destroy()
 	providertest.Expect(t, "destroy", run, err, "delete d", "delete default", "delete proj-dev")
 }
+
+// TestMove takes over a null_resource's state as Terraform's provider
+// does: triggers become triggers_replace, id and private data stay; other
+// types are refused.
+func TestMove(t *testing.T) {
+	p := &Provider{}
+	src := resource.Map{"id": resource.String("123"), "triggers": resource.Object(resource.Map{"k": resource.String("v")}),
+		"__meta": resource.String(`{"schema_version":"0","private":"cA=="}`)}
+	resp, err := p.Move(context.Background(), provider.MoveRequest{Type: DataType, SourceType: "null:index/resource:Resource", SourceOutputs: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trigger := resource.Object(resource.Map{"k": resource.String("v")})
+	if !resource.Object(resp.Inputs).Equal(resource.Object(resource.Map{"triggers_replace": trigger})) {
+		t.Errorf("inputs %v", resource.Object(resp.Inputs))
+	}
+	want := resource.Map{"id": resource.String("123"), "triggers_replace": trigger, "__meta": resource.String(`{"schema_version":"0","private":"cA=="}`)}
+	if !resource.Object(resp.Outputs).Equal(resource.Object(want)) {
+		t.Errorf("outputs %v", resource.Object(resp.Outputs))
+	}
+	if _, err := p.Move(context.Background(), provider.MoveRequest{Type: DataType, SourceType: "random:index/id:Id", SourceOutputs: src}); err == nil {
+		t.Error("a random_id moved to a terraform_data")
+	}
+}

@@ -240,6 +240,10 @@ func (p v5) ImportResourceState(ctx context.Context, in *tfplugin6.ImportResourc
 	return call5[tfplugin6.ImportResourceState_Response](ctx, in, p.c.ImportResourceState, opts)
 }
 
+func (p v5) MoveResourceState(ctx context.Context, in *tfplugin6.MoveResourceState_Request, opts ...grpc.CallOption) (*tfplugin6.MoveResourceState_Response, error) {
+	return call5[tfplugin6.MoveResourceState_Response](ctx, in, p.c.MoveResourceState, opts)
+}
+
 func (p v5) ReadDataSource(ctx context.Context, in *tfplugin6.ReadDataSource_Request, opts ...grpc.CallOption) (*tfplugin6.ReadDataSource_Response, error) {
 	return call5[tfplugin6.ReadDataSource_Response](ctx, in, p.c.ReadDataSource, opts)
 }

@@ -37,6 +37,7 @@
 //	Delete               ApplyResourceChange to null (after PlanResourceChange with plan_destroy)
 //	Read                 UpgradeResourceState, ReadResource; without outputs, ImportResourceState first
 //	Invoke               ReadDataSource for a data source, CallFunction for a function
+//	Move                 MoveResourceState (a moved block between resource types)
 //	SignalCancellation   StopProvider
 //
 // A plan must keep what the configuration sets, and an apply's result

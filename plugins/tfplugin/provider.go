@@ -73,6 +73,26 @@ type parameter struct {
 	Version string `json:"version"`
 }
 
+// parameterOf reads a parameterization value: Cairn's, or the one Pulumi's
+// terraform-provider records and the SDKs generated for it carry
+// ({"remote": {"url": SOURCE, "version": VERSION}}).
+func parameterOf(value []byte) (parameter, bool) {
+	var v struct {
+		parameter
+		Remote *struct {
+			URL     string `json:"url"`
+			Version string `json:"version"`
+		} `json:"remote"`
+	}
+	if json.Unmarshal(value, &v) != nil {
+		return parameter{}, false
+	}
+	if v.Remote != nil {
+		v.Source, v.Version = v.Remote.URL, v.Remote.Version
+	}
+	return v.parameter, v.Source != ""
+}
+
 // Provider is a provider.Provider served by a Terraform provider plugin,
 // started when a call first needs it once Parameterize named it, and then
 // configured with what Configure was given.
@@ -138,8 +158,8 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 	case req.Args != nil:
 		return provider.ParameterizeResponse{}, fmt.Errorf("%s takes a Terraform provider's source address and optionally version constraints, such as hashicorp/null \"~> 3.2\", not %q", Name, req.Args)
 	default:
-		var v parameter
-		if err := json.Unmarshal(req.Value, &v); err != nil || v.Source == "" {
+		v, ok := parameterOf(req.Value)
+		if !ok {
 			return provider.ParameterizeResponse{}, fmt.Errorf("%s: the parameterization %q does not name a Terraform provider", Name, req.Value)
 		}
 		want.Source, want.Version = v.Source, v.Version

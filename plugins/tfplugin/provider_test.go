@@ -313,6 +313,18 @@ func TestParameterizeInstalls(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(opts.ProjectDir, tfinstall.LockFileName)); string(after) != string(before) {
 		t.Errorf("the lock file changed:\n%s", after)
 	}
+
+	// The value Pulumi's terraform-provider records, which the SDKs
+	// generated for it carry, names the same provider.
+	pulumi, err := tfplugin.Factory(tfplugin.Options{Install: opts}).New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pulumi.Close()
+	resp, err = pulumi.Parameterize(ctx, provider.ParameterizeRequest{Value: []byte(`{"remote":{"url":"registry.opentofu.org/cairn/cairnfw","version":"1.0.0"}}`)})
+	if err != nil || resp.Name != "cairnfw" || resp.Version != "1.0.0" {
+		t.Fatalf("Parameterize(Pulumi's value) = %+v, %v", resp, err)
+	}
 }
 
 // lockedBuffer is a log destination for goroutines.

@@ -1211,6 +1211,42 @@ func (*ImportResourceState) Descriptor() ([]byte, []int) {
 	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
 }
 
+type MoveResourceState struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceState) Reset() {
+	*x = MoveResourceState{}
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState) ProtoMessage() {}
+
+func (x *MoveResourceState) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState.ProtoReflect.Descriptor instead.
+func (*MoveResourceState) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
+}
+
 type ReadDataSource struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1219,7 +1255,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1231,7 +1267,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1244,7 +1280,7 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
 }
 
 type GetFunctions struct {
@@ -1255,7 +1291,7 @@ type GetFunctions struct {
 
 func (x *GetFunctions) Reset() {
 	*x = GetFunctions{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1267,7 +1303,7 @@ func (x *GetFunctions) String() string {
 func (*GetFunctions) ProtoMessage() {}
 
 func (x *GetFunctions) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1280,7 +1316,7 @@ func (x *GetFunctions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
 func (*GetFunctions) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
 }
 
 type CallFunction struct {
@@ -1291,7 +1327,7 @@ type CallFunction struct {
 
 func (x *CallFunction) Reset() {
 	*x = CallFunction{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1303,7 +1339,7 @@ func (x *CallFunction) String() string {
 func (*CallFunction) ProtoMessage() {}
 
 func (x *CallFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1316,7 +1352,7 @@ func (x *CallFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
 func (*CallFunction) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
 }
 
 type Stop struct {
@@ -1327,7 +1363,7 @@ type Stop struct {
 
 func (x *Stop) Reset() {
 	*x = Stop{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1339,7 +1375,7 @@ func (x *Stop) String() string {
 func (*Stop) ProtoMessage() {}
 
 func (x *Stop) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1352,7 +1388,7 @@ func (x *Stop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop.ProtoReflect.Descriptor instead.
 func (*Stop) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25}
 }
 
 type AttributePath_Step struct {
@@ -1369,7 +1405,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1417,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1467,7 +1503,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1515,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1556,7 +1592,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1568,7 +1604,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1667,7 +1703,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1679,7 +1715,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1780,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1756,7 +1792,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1823,7 +1859,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1871,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1866,7 +1902,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +1914,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1907,7 +1943,7 @@ type GetMetadata_Response struct {
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1919,7 +1955,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1979,7 +2015,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1991,7 +2027,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2023,7 +2059,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2035,7 +2071,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2067,7 +2103,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2079,7 +2115,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2146,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2158,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2153,7 +2189,7 @@ type GetProviderSchema_Response struct {
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2165,7 +2201,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2239,7 +2275,7 @@ type PrepareProviderConfig_Request struct {
 
 func (x *PrepareProviderConfig_Request) Reset() {
 	*x = PrepareProviderConfig_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2251,7 +2287,7 @@ func (x *PrepareProviderConfig_Request) String() string {
 func (*PrepareProviderConfig_Request) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2284,7 +2320,7 @@ type PrepareProviderConfig_Response struct {
 
 func (x *PrepareProviderConfig_Response) Reset() {
 	*x = PrepareProviderConfig_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2296,7 +2332,7 @@ func (x *PrepareProviderConfig_Response) String() string {
 func (*PrepareProviderConfig_Response) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2338,7 +2374,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2350,7 +2386,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2397,7 +2433,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2409,7 +2445,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2450,7 +2486,7 @@ type ValidateResourceTypeConfig_Request struct {
 
 func (x *ValidateResourceTypeConfig_Request) Reset() {
 	*x = ValidateResourceTypeConfig_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2462,7 +2498,7 @@ func (x *ValidateResourceTypeConfig_Request) String() string {
 func (*ValidateResourceTypeConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2508,7 +2544,7 @@ type ValidateResourceTypeConfig_Response struct {
 
 func (x *ValidateResourceTypeConfig_Response) Reset() {
 	*x = ValidateResourceTypeConfig_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2520,7 +2556,7 @@ func (x *ValidateResourceTypeConfig_Response) String() string {
 func (*ValidateResourceTypeConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2553,7 +2589,7 @@ type ValidateDataSourceConfig_Request struct {
 
 func (x *ValidateDataSourceConfig_Request) Reset() {
 	*x = ValidateDataSourceConfig_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2565,7 +2601,7 @@ func (x *ValidateDataSourceConfig_Request) String() string {
 func (*ValidateDataSourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2604,7 +2640,7 @@ type ValidateDataSourceConfig_Response struct {
 
 func (x *ValidateDataSourceConfig_Response) Reset() {
 	*x = ValidateDataSourceConfig_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2616,7 +2652,7 @@ func (x *ValidateDataSourceConfig_Response) String() string {
 func (*ValidateDataSourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2686,7 @@ type Configure_Request struct {
 
 func (x *Configure_Request) Reset() {
 	*x = Configure_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2662,7 +2698,7 @@ func (x *Configure_Request) String() string {
 func (*Configure_Request) ProtoMessage() {}
 
 func (x *Configure_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +2744,7 @@ type Configure_Response struct {
 
 func (x *Configure_Response) Reset() {
 	*x = Configure_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2720,7 +2756,7 @@ func (x *Configure_Response) String() string {
 func (*Configure_Response) ProtoMessage() {}
 
 func (x *Configure_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2756,7 +2792,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2768,7 +2804,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2831,7 +2867,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2843,7 +2879,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2902,7 +2938,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2914,7 +2950,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2995,7 +3031,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3007,7 +3043,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3079,7 +3115,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3091,7 +3127,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3161,7 +3197,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3173,7 +3209,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3228,7 +3264,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3240,7 +3276,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3288,7 +3324,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3300,7 +3336,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3348,7 +3384,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3360,7 +3396,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3397,6 +3433,150 @@ func (x *ImportResourceState_Response) GetDeferred() *Deferred {
 	return nil
 }
 
+type MoveResourceState_Request struct {
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	SourceProviderAddress string                 `protobuf:"bytes,1,opt,name=source_provider_address,json=sourceProviderAddress,proto3" json:"source_provider_address,omitempty"`
+	SourceTypeName        string                 `protobuf:"bytes,2,opt,name=source_type_name,json=sourceTypeName,proto3" json:"source_type_name,omitempty"`
+	SourceSchemaVersion   int64                  `protobuf:"varint,3,opt,name=source_schema_version,json=sourceSchemaVersion,proto3" json:"source_schema_version,omitempty"`
+	SourceState           *RawState              `protobuf:"bytes,4,opt,name=source_state,json=sourceState,proto3" json:"source_state,omitempty"`
+	TargetTypeName        string                 `protobuf:"bytes,5,opt,name=target_type_name,json=targetTypeName,proto3" json:"target_type_name,omitempty"`
+	SourcePrivate         []byte                 `protobuf:"bytes,6,opt,name=source_private,json=sourcePrivate,proto3" json:"source_private,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *MoveResourceState_Request) Reset() {
+	*x = MoveResourceState_Request{}
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState_Request) ProtoMessage() {}
+
+func (x *MoveResourceState_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState_Request.ProtoReflect.Descriptor instead.
+func (*MoveResourceState_Request) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
+}
+
+func (x *MoveResourceState_Request) GetSourceProviderAddress() string {
+	if x != nil {
+		return x.SourceProviderAddress
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourceTypeName() string {
+	if x != nil {
+		return x.SourceTypeName
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourceSchemaVersion() int64 {
+	if x != nil {
+		return x.SourceSchemaVersion
+	}
+	return 0
+}
+
+func (x *MoveResourceState_Request) GetSourceState() *RawState {
+	if x != nil {
+		return x.SourceState
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Request) GetTargetTypeName() string {
+	if x != nil {
+		return x.TargetTypeName
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourcePrivate() []byte {
+	if x != nil {
+		return x.SourcePrivate
+	}
+	return nil
+}
+
+type MoveResourceState_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TargetState   *DynamicValue          `protobuf:"bytes,1,opt,name=target_state,json=targetState,proto3" json:"target_state,omitempty"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	TargetPrivate []byte                 `protobuf:"bytes,3,opt,name=target_private,json=targetPrivate,proto3" json:"target_private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceState_Response) Reset() {
+	*x = MoveResourceState_Response{}
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState_Response) ProtoMessage() {}
+
+func (x *MoveResourceState_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState_Response.ProtoReflect.Descriptor instead.
+func (*MoveResourceState_Response) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
+}
+
+func (x *MoveResourceState_Response) GetTargetState() *DynamicValue {
+	if x != nil {
+		return x.TargetState
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Response) GetTargetPrivate() []byte {
+	if x != nil {
+		return x.TargetPrivate
+	}
+	return nil
+}
+
 type ReadDataSource_Request struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	TypeName           string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
@@ -3409,7 +3589,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3421,7 +3601,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3434,7 +3614,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3476,7 +3656,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3488,7 +3668,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3501,7 +3681,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3533,7 +3713,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3545,7 +3725,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3558,7 +3738,7 @@ func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
 }
 
 type GetFunctions_Response struct {
@@ -3571,7 +3751,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3583,7 +3763,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3596,7 +3776,7 @@ func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
 }
 
 func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
@@ -3624,7 +3804,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3636,7 +3816,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3649,7 +3829,7 @@ func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
 func (*CallFunction_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
 }
 
 func (x *CallFunction_Request) GetName() string {
@@ -3676,7 +3856,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3688,7 +3868,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3701,7 +3881,7 @@ func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
 func (*CallFunction_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
 }
 
 func (x *CallFunction_Response) GetResult() *DynamicValue {
@@ -3726,7 +3906,7 @@ type Stop_Request struct {
 
 func (x *Stop_Request) Reset() {
 	*x = Stop_Request{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3738,7 +3918,7 @@ func (x *Stop_Request) String() string {
 func (*Stop_Request) ProtoMessage() {}
 
 func (x *Stop_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3751,7 +3931,7 @@ func (x *Stop_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Request.ProtoReflect.Descriptor instead.
 func (*Stop_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 0}
 }
 
 type Stop_Response struct {
@@ -3763,7 +3943,7 @@ type Stop_Response struct {
 
 func (x *Stop_Response) Reset() {
 	*x = Stop_Response{}
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3775,7 +3955,7 @@ func (x *Stop_Response) String() string {
 func (*Stop_Response) ProtoMessage() {}
 
 func (x *Stop_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_internal_tfplugin5_tfplugin5_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3788,7 +3968,7 @@ func (x *Stop_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Response.ProtoReflect.Descriptor instead.
 func (*Stop_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
+	return file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 1}
 }
 
 func (x *Stop_Response) GetError() string {
@@ -4034,7 +4214,19 @@ const file_internal_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\bResponse\x12^\n" +
 	"\x12imported_resources\x18\x01 \x03(\v2/.tfplugin5.ImportResourceState.ImportedResourceR\x11importedResources\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12/\n" +
-	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin5.DeferredR\bdeferred\"\x9e\x03\n" +
+	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin5.DeferredR\bdeferred\"\xe7\x03\n" +
+	"\x11MoveResourceState\x1a\xa8\x02\n" +
+	"\aRequest\x126\n" +
+	"\x17source_provider_address\x18\x01 \x01(\tR\x15sourceProviderAddress\x12(\n" +
+	"\x10source_type_name\x18\x02 \x01(\tR\x0esourceTypeName\x122\n" +
+	"\x15source_schema_version\x18\x03 \x01(\x03R\x13sourceSchemaVersion\x126\n" +
+	"\fsource_state\x18\x04 \x01(\v2\x13.tfplugin5.RawStateR\vsourceState\x12(\n" +
+	"\x10target_type_name\x18\x05 \x01(\tR\x0etargetTypeName\x12%\n" +
+	"\x0esource_private\x18\x06 \x01(\fR\rsourcePrivate\x1a\xa6\x01\n" +
+	"\bResponse\x12:\n" +
+	"\ftarget_state\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\vtargetState\x127\n" +
+	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12%\n" +
+	"\x0etarget_private\x18\x03 \x01(\fR\rtargetPrivate\"\x9e\x03\n" +
 	"\x0eReadDataSource\x1a\xe5\x01\n" +
 	"\aRequest\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
@@ -4067,7 +4259,7 @@ const file_internal_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\x8d\v\n" +
+	"\bMARKDOWN\x10\x012\xef\v\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin5.GetMetadata.Request\x1a\x1f.tfplugin5.GetMetadata.Response\x12X\n" +
 	"\tGetSchema\x12$.tfplugin5.GetProviderSchema.Request\x1a%.tfplugin5.GetProviderSchema.Response\x12l\n" +
@@ -4079,7 +4271,8 @@ const file_internal_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\fReadResource\x12\x1f.tfplugin5.ReadResource.Request\x1a .tfplugin5.ReadResource.Response\x12c\n" +
 	"\x12PlanResourceChange\x12%.tfplugin5.PlanResourceChange.Request\x1a&.tfplugin5.PlanResourceChange.Response\x12f\n" +
 	"\x13ApplyResourceChange\x12&.tfplugin5.ApplyResourceChange.Request\x1a'.tfplugin5.ApplyResourceChange.Response\x12f\n" +
-	"\x13ImportResourceState\x12&.tfplugin5.ImportResourceState.Request\x1a'.tfplugin5.ImportResourceState.Response\x12W\n" +
+	"\x13ImportResourceState\x12&.tfplugin5.ImportResourceState.Request\x1a'.tfplugin5.ImportResourceState.Response\x12`\n" +
+	"\x11MoveResourceState\x12$.tfplugin5.MoveResourceState.Request\x1a%.tfplugin5.MoveResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin5.GetFunctions.Request\x1a .tfplugin5.GetFunctions.Response\x12Q\n" +
 	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x129\n" +
@@ -4098,7 +4291,7 @@ func file_internal_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
 }
 
 var file_internal_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_internal_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_internal_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 73)
 var file_internal_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin5.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin5.Diagnostic.Severity
@@ -4125,176 +4318,184 @@ var file_internal_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(*PlanResourceChange)(nil),                   // 22: tfplugin5.PlanResourceChange
 	(*ApplyResourceChange)(nil),                  // 23: tfplugin5.ApplyResourceChange
 	(*ImportResourceState)(nil),                  // 24: tfplugin5.ImportResourceState
-	(*ReadDataSource)(nil),                       // 25: tfplugin5.ReadDataSource
-	(*GetFunctions)(nil),                         // 26: tfplugin5.GetFunctions
-	(*CallFunction)(nil),                         // 27: tfplugin5.CallFunction
-	(*Stop)(nil),                                 // 28: tfplugin5.Stop
-	(*AttributePath_Step)(nil),                   // 29: tfplugin5.AttributePath.Step
-	nil,                                          // 30: tfplugin5.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 31: tfplugin5.Schema.Block
-	(*Schema_Attribute)(nil),                     // 32: tfplugin5.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 33: tfplugin5.Schema.NestedBlock
-	(*Function_Parameter)(nil),                   // 34: tfplugin5.Function.Parameter
-	(*Function_Return)(nil),                      // 35: tfplugin5.Function.Return
-	(*GetMetadata_Request)(nil),                  // 36: tfplugin5.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 37: tfplugin5.GetMetadata.Response
-	(*GetMetadata_DataSourceMetadata)(nil),       // 38: tfplugin5.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 39: tfplugin5.GetMetadata.ResourceMetadata
-	(*GetMetadata_FunctionMetadata)(nil),         // 40: tfplugin5.GetMetadata.FunctionMetadata
-	(*GetProviderSchema_Request)(nil),            // 41: tfplugin5.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 42: tfplugin5.GetProviderSchema.Response
-	nil,                                          // 43: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 44: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	nil,                                          // 45: tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	(*PrepareProviderConfig_Request)(nil),        // 46: tfplugin5.PrepareProviderConfig.Request
-	(*PrepareProviderConfig_Response)(nil),       // 47: tfplugin5.PrepareProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 48: tfplugin5.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 49: tfplugin5.UpgradeResourceState.Response
-	(*ValidateResourceTypeConfig_Request)(nil),   // 50: tfplugin5.ValidateResourceTypeConfig.Request
-	(*ValidateResourceTypeConfig_Response)(nil),  // 51: tfplugin5.ValidateResourceTypeConfig.Response
-	(*ValidateDataSourceConfig_Request)(nil),     // 52: tfplugin5.ValidateDataSourceConfig.Request
-	(*ValidateDataSourceConfig_Response)(nil),    // 53: tfplugin5.ValidateDataSourceConfig.Response
-	(*Configure_Request)(nil),                    // 54: tfplugin5.Configure.Request
-	(*Configure_Response)(nil),                   // 55: tfplugin5.Configure.Response
-	(*ReadResource_Request)(nil),                 // 56: tfplugin5.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 57: tfplugin5.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 58: tfplugin5.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 59: tfplugin5.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 60: tfplugin5.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 61: tfplugin5.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 62: tfplugin5.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 63: tfplugin5.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 64: tfplugin5.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 65: tfplugin5.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 66: tfplugin5.ReadDataSource.Response
-	(*GetFunctions_Request)(nil),                 // 67: tfplugin5.GetFunctions.Request
-	(*GetFunctions_Response)(nil),                // 68: tfplugin5.GetFunctions.Response
-	nil,                                          // 69: tfplugin5.GetFunctions.Response.FunctionsEntry
-	(*CallFunction_Request)(nil),                 // 70: tfplugin5.CallFunction.Request
-	(*CallFunction_Response)(nil),                // 71: tfplugin5.CallFunction.Response
-	(*Stop_Request)(nil),                         // 72: tfplugin5.Stop.Request
-	(*Stop_Response)(nil),                        // 73: tfplugin5.Stop.Response
+	(*MoveResourceState)(nil),                    // 25: tfplugin5.MoveResourceState
+	(*ReadDataSource)(nil),                       // 26: tfplugin5.ReadDataSource
+	(*GetFunctions)(nil),                         // 27: tfplugin5.GetFunctions
+	(*CallFunction)(nil),                         // 28: tfplugin5.CallFunction
+	(*Stop)(nil),                                 // 29: tfplugin5.Stop
+	(*AttributePath_Step)(nil),                   // 30: tfplugin5.AttributePath.Step
+	nil,                                          // 31: tfplugin5.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                         // 32: tfplugin5.Schema.Block
+	(*Schema_Attribute)(nil),                     // 33: tfplugin5.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                   // 34: tfplugin5.Schema.NestedBlock
+	(*Function_Parameter)(nil),                   // 35: tfplugin5.Function.Parameter
+	(*Function_Return)(nil),                      // 36: tfplugin5.Function.Return
+	(*GetMetadata_Request)(nil),                  // 37: tfplugin5.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                 // 38: tfplugin5.GetMetadata.Response
+	(*GetMetadata_DataSourceMetadata)(nil),       // 39: tfplugin5.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),         // 40: tfplugin5.GetMetadata.ResourceMetadata
+	(*GetMetadata_FunctionMetadata)(nil),         // 41: tfplugin5.GetMetadata.FunctionMetadata
+	(*GetProviderSchema_Request)(nil),            // 42: tfplugin5.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),           // 43: tfplugin5.GetProviderSchema.Response
+	nil,                                          // 44: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                          // 45: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                          // 46: tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	(*PrepareProviderConfig_Request)(nil),        // 47: tfplugin5.PrepareProviderConfig.Request
+	(*PrepareProviderConfig_Response)(nil),       // 48: tfplugin5.PrepareProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),         // 49: tfplugin5.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),        // 50: tfplugin5.UpgradeResourceState.Response
+	(*ValidateResourceTypeConfig_Request)(nil),   // 51: tfplugin5.ValidateResourceTypeConfig.Request
+	(*ValidateResourceTypeConfig_Response)(nil),  // 52: tfplugin5.ValidateResourceTypeConfig.Response
+	(*ValidateDataSourceConfig_Request)(nil),     // 53: tfplugin5.ValidateDataSourceConfig.Request
+	(*ValidateDataSourceConfig_Response)(nil),    // 54: tfplugin5.ValidateDataSourceConfig.Response
+	(*Configure_Request)(nil),                    // 55: tfplugin5.Configure.Request
+	(*Configure_Response)(nil),                   // 56: tfplugin5.Configure.Response
+	(*ReadResource_Request)(nil),                 // 57: tfplugin5.ReadResource.Request
+	(*ReadResource_Response)(nil),                // 58: tfplugin5.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),           // 59: tfplugin5.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),          // 60: tfplugin5.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),          // 61: tfplugin5.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),         // 62: tfplugin5.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),          // 63: tfplugin5.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil), // 64: tfplugin5.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),         // 65: tfplugin5.ImportResourceState.Response
+	(*MoveResourceState_Request)(nil),            // 66: tfplugin5.MoveResourceState.Request
+	(*MoveResourceState_Response)(nil),           // 67: tfplugin5.MoveResourceState.Response
+	(*ReadDataSource_Request)(nil),               // 68: tfplugin5.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),              // 69: tfplugin5.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                 // 70: tfplugin5.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                // 71: tfplugin5.GetFunctions.Response
+	nil,                                          // 72: tfplugin5.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                 // 73: tfplugin5.CallFunction.Request
+	(*CallFunction_Response)(nil),                // 74: tfplugin5.CallFunction.Response
+	(*Stop_Request)(nil),                         // 75: tfplugin5.Stop.Request
+	(*Stop_Response)(nil),                        // 76: tfplugin5.Stop.Response
 }
 var file_internal_tfplugin5_tfplugin5_proto_depIdxs = []int32{
-	1,  // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
-	7,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
-	29, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
-	30, // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
-	31, // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
-	34, // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
-	34, // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
-	35, // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
-	0,  // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
-	3,  // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
-	32, // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
-	33, // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
-	0,  // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
-	0,  // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
-	31, // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
-	2,  // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
-	0,  // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
-	11, // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	5,  // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	38, // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
-	39, // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
-	40, // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
-	9,  // 22: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
-	43, // 23: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	44, // 24: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	45, // 25: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	5,  // 26: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	9,  // 27: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
-	11, // 28: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	9,  // 29: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	9,  // 30: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	10, // 31: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	4,  // 32: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 33: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
-	5,  // 34: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	8,  // 35: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
-	4,  // 36: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
-	5,  // 37: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 38: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	12, // 39: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 40: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 41: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	5,  // 42: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 43: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
-	12, // 44: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 45: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 46: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
-	4,  // 47: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 48: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 49: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 50: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	13, // 51: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 52: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 53: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
-	4,  // 54: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 55: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 56: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 57: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
-	7,  // 58: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
-	5,  // 59: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	13, // 60: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 61: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 62: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
-	4,  // 63: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 64: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	4,  // 65: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 66: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 67: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 68: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
-	63, // 69: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
-	5,  // 70: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	13, // 71: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 72: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 73: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 74: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 75: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
-	5,  // 76: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	13, // 77: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
-	69, // 78: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
-	5,  // 79: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	10, // 80: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	4,  // 81: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
-	4,  // 82: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
-	6,  // 83: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
-	36, // 84: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
-	41, // 85: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
-	46, // 86: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
-	50, // 87: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
-	52, // 88: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
-	48, // 89: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
-	54, // 90: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
-	56, // 91: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
-	58, // 92: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
-	60, // 93: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
-	62, // 94: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
-	65, // 95: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
-	67, // 96: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
-	70, // 97: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
-	72, // 98: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
-	37, // 99: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
-	42, // 100: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
-	47, // 101: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
-	51, // 102: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
-	53, // 103: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
-	49, // 104: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
-	55, // 105: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
-	57, // 106: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
-	59, // 107: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
-	61, // 108: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
-	64, // 109: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
-	66, // 110: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
-	68, // 111: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
-	71, // 112: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
-	73, // 113: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
-	99, // [99:114] is the sub-list for method output_type
-	84, // [84:99] is the sub-list for method input_type
-	84, // [84:84] is the sub-list for extension type_name
-	84, // [84:84] is the sub-list for extension extendee
-	0,  // [0:84] is the sub-list for field type_name
+	1,   // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
+	7,   // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
+	30,  // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
+	31,  // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
+	32,  // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
+	35,  // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
+	35,  // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
+	36,  // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
+	0,   // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
+	3,   // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
+	33,  // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
+	34,  // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
+	0,   // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
+	0,   // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
+	32,  // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
+	2,   // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
+	0,   // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
+	11,  // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	5,   // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	39,  // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
+	40,  // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
+	41,  // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
+	9,   // 22: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
+	44,  // 23: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	45,  // 24: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	46,  // 25: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	5,   // 26: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	9,   // 27: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
+	11,  // 28: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	9,   // 29: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	9,   // 30: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	10,  // 31: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,   // 32: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 33: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
+	5,   // 34: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	8,   // 35: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
+	4,   // 36: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
+	5,   // 37: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 38: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	12,  // 39: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 40: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 41: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,   // 42: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 43: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
+	12,  // 44: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 45: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 46: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
+	4,   // 47: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	12,  // 48: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 49: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 50: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 51: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
+	4,   // 52: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 53: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
+	4,   // 54: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 55: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	12,  // 56: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 57: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
+	7,   // 58: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
+	5,   // 59: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 60: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
+	4,   // 61: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 62: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
+	4,   // 63: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 64: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	4,   // 65: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 66: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	12,  // 67: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 68: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
+	64,  // 69: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
+	5,   // 70: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 71: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
+	8,   // 72: tfplugin5.MoveResourceState.Request.source_state:type_name -> tfplugin5.RawState
+	4,   // 73: tfplugin5.MoveResourceState.Response.target_state:type_name -> tfplugin5.DynamicValue
+	5,   // 74: tfplugin5.MoveResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 75: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 76: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	12,  // 77: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 78: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
+	5,   // 79: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 80: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
+	72,  // 81: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
+	5,   // 82: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	10,  // 83: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,   // 84: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
+	4,   // 85: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
+	6,   // 86: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
+	37,  // 87: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
+	42,  // 88: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
+	47,  // 89: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
+	51,  // 90: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
+	53,  // 91: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
+	49,  // 92: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
+	55,  // 93: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
+	57,  // 94: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
+	59,  // 95: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
+	61,  // 96: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
+	63,  // 97: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
+	66,  // 98: tfplugin5.Provider.MoveResourceState:input_type -> tfplugin5.MoveResourceState.Request
+	68,  // 99: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
+	70,  // 100: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
+	73,  // 101: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
+	75,  // 102: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
+	38,  // 103: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
+	43,  // 104: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
+	48,  // 105: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
+	52,  // 106: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
+	54,  // 107: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
+	50,  // 108: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
+	56,  // 109: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
+	58,  // 110: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
+	60,  // 111: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
+	62,  // 112: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
+	65,  // 113: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
+	67,  // 114: tfplugin5.Provider.MoveResourceState:output_type -> tfplugin5.MoveResourceState.Response
+	69,  // 115: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
+	71,  // 116: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
+	74,  // 117: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
+	76,  // 118: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
+	103, // [103:119] is the sub-list for method output_type
+	87,  // [87:103] is the sub-list for method input_type
+	87,  // [87:87] is the sub-list for extension type_name
+	87,  // [87:87] is the sub-list for extension extendee
+	0,   // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_internal_tfplugin5_tfplugin5_proto_init() }
@@ -4303,7 +4504,7 @@ func file_internal_tfplugin5_tfplugin5_proto_init() {
 		return
 	}
 	file_internal_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
-	file_internal_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
+	file_internal_tfplugin5_tfplugin5_proto_msgTypes[26].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -4314,7 +4515,7 @@ func file_internal_tfplugin5_tfplugin5_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_tfplugin5_tfplugin5_proto_rawDesc), len(file_internal_tfplugin5_tfplugin5_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   70,
+			NumMessages:   73,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

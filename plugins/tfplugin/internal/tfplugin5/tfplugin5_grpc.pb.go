@@ -38,6 +38,7 @@ const (
 	Provider_PlanResourceChange_FullMethodName         = "/tfplugin5.Provider/PlanResourceChange"
 	Provider_ApplyResourceChange_FullMethodName        = "/tfplugin5.Provider/ApplyResourceChange"
 	Provider_ImportResourceState_FullMethodName        = "/tfplugin5.Provider/ImportResourceState"
+	Provider_MoveResourceState_FullMethodName          = "/tfplugin5.Provider/MoveResourceState"
 	Provider_ReadDataSource_FullMethodName             = "/tfplugin5.Provider/ReadDataSource"
 	Provider_GetFunctions_FullMethodName               = "/tfplugin5.Provider/GetFunctions"
 	Provider_CallFunction_FullMethodName               = "/tfplugin5.Provider/CallFunction"
@@ -59,6 +60,7 @@ type ProviderClient interface {
 	PlanResourceChange(ctx context.Context, in *PlanResourceChange_Request, opts ...grpc.CallOption) (*PlanResourceChange_Response, error)
 	ApplyResourceChange(ctx context.Context, in *ApplyResourceChange_Request, opts ...grpc.CallOption) (*ApplyResourceChange_Response, error)
 	ImportResourceState(ctx context.Context, in *ImportResourceState_Request, opts ...grpc.CallOption) (*ImportResourceState_Response, error)
+	MoveResourceState(ctx context.Context, in *MoveResourceState_Request, opts ...grpc.CallOption) (*MoveResourceState_Response, error)
 	ReadDataSource(ctx context.Context, in *ReadDataSource_Request, opts ...grpc.CallOption) (*ReadDataSource_Response, error)
 	GetFunctions(ctx context.Context, in *GetFunctions_Request, opts ...grpc.CallOption) (*GetFunctions_Response, error)
 	CallFunction(ctx context.Context, in *CallFunction_Request, opts ...grpc.CallOption) (*CallFunction_Response, error)
@@ -183,6 +185,16 @@ func (c *providerClient) ImportResourceState(ctx context.Context, in *ImportReso
 	return out, nil
 }
 
+func (c *providerClient) MoveResourceState(ctx context.Context, in *MoveResourceState_Request, opts ...grpc.CallOption) (*MoveResourceState_Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MoveResourceState_Response)
+	err := c.cc.Invoke(ctx, Provider_MoveResourceState_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *providerClient) ReadDataSource(ctx context.Context, in *ReadDataSource_Request, opts ...grpc.CallOption) (*ReadDataSource_Response, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ReadDataSource_Response)
@@ -238,6 +250,7 @@ type ProviderServer interface {
 	PlanResourceChange(context.Context, *PlanResourceChange_Request) (*PlanResourceChange_Response, error)
 	ApplyResourceChange(context.Context, *ApplyResourceChange_Request) (*ApplyResourceChange_Response, error)
 	ImportResourceState(context.Context, *ImportResourceState_Request) (*ImportResourceState_Response, error)
+	MoveResourceState(context.Context, *MoveResourceState_Request) (*MoveResourceState_Response, error)
 	ReadDataSource(context.Context, *ReadDataSource_Request) (*ReadDataSource_Response, error)
 	GetFunctions(context.Context, *GetFunctions_Request) (*GetFunctions_Response, error)
 	CallFunction(context.Context, *CallFunction_Request) (*CallFunction_Response, error)
@@ -284,6 +297,9 @@ func (UnimplementedProviderServer) ApplyResourceChange(context.Context, *ApplyRe
 }
 func (UnimplementedProviderServer) ImportResourceState(context.Context, *ImportResourceState_Request) (*ImportResourceState_Response, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportResourceState not implemented")
+}
+func (UnimplementedProviderServer) MoveResourceState(context.Context, *MoveResourceState_Request) (*MoveResourceState_Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method MoveResourceState not implemented")
 }
 func (UnimplementedProviderServer) ReadDataSource(context.Context, *ReadDataSource_Request) (*ReadDataSource_Response, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReadDataSource not implemented")
@@ -516,6 +532,24 @@ func _Provider_ImportResourceState_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Provider_MoveResourceState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MoveResourceState_Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProviderServer).MoveResourceState(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Provider_MoveResourceState_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProviderServer).MoveResourceState(ctx, req.(*MoveResourceState_Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Provider_ReadDataSource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ReadDataSource_Request)
 	if err := dec(in); err != nil {
@@ -638,6 +672,10 @@ var Provider_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ImportResourceState",
 			Handler:    _Provider_ImportResourceState_Handler,
+		},
+		{
+			MethodName: "MoveResourceState",
+			Handler:    _Provider_MoveResourceState_Handler,
 		},
 		{
 			MethodName: "ReadDataSource",

@@ -1266,6 +1266,42 @@ func (*ImportResourceState) Descriptor() ([]byte, []int) {
 	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20}
 }
 
+type MoveResourceState struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceState) Reset() {
+	*x = MoveResourceState{}
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState) ProtoMessage() {}
+
+func (x *MoveResourceState) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState.ProtoReflect.Descriptor instead.
+func (*MoveResourceState) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21}
+}
+
 type ReadDataSource struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1274,7 +1310,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1322,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1335,7 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22}
 }
 
 type GetFunctions struct {
@@ -1310,7 +1346,7 @@ type GetFunctions struct {
 
 func (x *GetFunctions) Reset() {
 	*x = GetFunctions{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1322,7 +1358,7 @@ func (x *GetFunctions) String() string {
 func (*GetFunctions) ProtoMessage() {}
 
 func (x *GetFunctions) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1335,7 +1371,7 @@ func (x *GetFunctions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
 func (*GetFunctions) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23}
 }
 
 type CallFunction struct {
@@ -1346,7 +1382,7 @@ type CallFunction struct {
 
 func (x *CallFunction) Reset() {
 	*x = CallFunction{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1358,7 +1394,7 @@ func (x *CallFunction) String() string {
 func (*CallFunction) ProtoMessage() {}
 
 func (x *CallFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1371,7 +1407,7 @@ func (x *CallFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
 func (*CallFunction) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
 }
 
 type StopProvider struct {
@@ -1382,7 +1418,7 @@ type StopProvider struct {
 
 func (x *StopProvider) Reset() {
 	*x = StopProvider{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1394,7 +1430,7 @@ func (x *StopProvider) String() string {
 func (*StopProvider) ProtoMessage() {}
 
 func (x *StopProvider) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[24]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1407,7 +1443,7 @@ func (x *StopProvider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider.ProtoReflect.Descriptor instead.
 func (*StopProvider) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25}
 }
 
 type AttributePath_Step struct {
@@ -1424,7 +1460,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1472,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1523,7 +1559,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1535,7 +1571,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1621,7 +1657,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1633,7 +1669,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1746,7 +1782,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1794,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1820,7 +1856,7 @@ type Schema_Object struct {
 
 func (x *Schema_Object) Reset() {
 	*x = Schema_Object{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1832,7 +1868,7 @@ func (x *Schema_Object) String() string {
 func (*Schema_Object) ProtoMessage() {}
 
 func (x *Schema_Object) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1876,7 +1912,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +1924,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1955,7 +1991,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +2003,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1998,7 +2034,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2010,7 +2046,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2039,7 +2075,7 @@ type GetMetadata_Response struct {
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2051,7 +2087,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2111,7 +2147,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2123,7 +2159,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2155,7 +2191,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2167,7 +2203,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2199,7 +2235,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2247,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2242,7 +2278,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2254,7 +2290,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2285,7 +2321,7 @@ type GetProviderSchema_Response struct {
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2297,7 +2333,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2371,7 +2407,7 @@ type ValidateProviderConfig_Request struct {
 
 func (x *ValidateProviderConfig_Request) Reset() {
 	*x = ValidateProviderConfig_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2383,7 +2419,7 @@ func (x *ValidateProviderConfig_Request) String() string {
 func (*ValidateProviderConfig_Request) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2415,7 +2451,7 @@ type ValidateProviderConfig_Response struct {
 
 func (x *ValidateProviderConfig_Response) Reset() {
 	*x = ValidateProviderConfig_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2427,7 +2463,7 @@ func (x *ValidateProviderConfig_Response) String() string {
 func (*ValidateProviderConfig_Response) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2462,7 +2498,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2510,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2521,7 +2557,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2533,7 +2569,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2574,7 +2610,7 @@ type ValidateResourceConfig_Request struct {
 
 func (x *ValidateResourceConfig_Request) Reset() {
 	*x = ValidateResourceConfig_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2586,7 +2622,7 @@ func (x *ValidateResourceConfig_Request) String() string {
 func (*ValidateResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2632,7 +2668,7 @@ type ValidateResourceConfig_Response struct {
 
 func (x *ValidateResourceConfig_Response) Reset() {
 	*x = ValidateResourceConfig_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2644,7 +2680,7 @@ func (x *ValidateResourceConfig_Response) String() string {
 func (*ValidateResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2677,7 +2713,7 @@ type ValidateDataResourceConfig_Request struct {
 
 func (x *ValidateDataResourceConfig_Request) Reset() {
 	*x = ValidateDataResourceConfig_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2689,7 +2725,7 @@ func (x *ValidateDataResourceConfig_Request) String() string {
 func (*ValidateDataResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2728,7 +2764,7 @@ type ValidateDataResourceConfig_Response struct {
 
 func (x *ValidateDataResourceConfig_Response) Reset() {
 	*x = ValidateDataResourceConfig_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2740,7 +2776,7 @@ func (x *ValidateDataResourceConfig_Response) String() string {
 func (*ValidateDataResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2774,7 +2810,7 @@ type ConfigureProvider_Request struct {
 
 func (x *ConfigureProvider_Request) Reset() {
 	*x = ConfigureProvider_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2786,7 +2822,7 @@ func (x *ConfigureProvider_Request) String() string {
 func (*ConfigureProvider_Request) ProtoMessage() {}
 
 func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2832,7 +2868,7 @@ type ConfigureProvider_Response struct {
 
 func (x *ConfigureProvider_Response) Reset() {
 	*x = ConfigureProvider_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2844,7 +2880,7 @@ func (x *ConfigureProvider_Response) String() string {
 func (*ConfigureProvider_Response) ProtoMessage() {}
 
 func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2880,7 +2916,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2892,7 +2928,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2955,7 +2991,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2967,7 +3003,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3026,7 +3062,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3038,7 +3074,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3119,7 +3155,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3131,7 +3167,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3203,7 +3239,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3215,7 +3251,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3285,7 +3321,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3297,7 +3333,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3352,7 +3388,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3364,7 +3400,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3412,7 +3448,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3424,7 +3460,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3472,7 +3508,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3484,7 +3520,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3521,6 +3557,150 @@ func (x *ImportResourceState_Response) GetDeferred() *Deferred {
 	return nil
 }
 
+type MoveResourceState_Request struct {
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	SourceProviderAddress string                 `protobuf:"bytes,1,opt,name=source_provider_address,json=sourceProviderAddress,proto3" json:"source_provider_address,omitempty"`
+	SourceTypeName        string                 `protobuf:"bytes,2,opt,name=source_type_name,json=sourceTypeName,proto3" json:"source_type_name,omitempty"`
+	SourceSchemaVersion   int64                  `protobuf:"varint,3,opt,name=source_schema_version,json=sourceSchemaVersion,proto3" json:"source_schema_version,omitempty"`
+	SourceState           *RawState              `protobuf:"bytes,4,opt,name=source_state,json=sourceState,proto3" json:"source_state,omitempty"`
+	TargetTypeName        string                 `protobuf:"bytes,5,opt,name=target_type_name,json=targetTypeName,proto3" json:"target_type_name,omitempty"`
+	SourcePrivate         []byte                 `protobuf:"bytes,6,opt,name=source_private,json=sourcePrivate,proto3" json:"source_private,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *MoveResourceState_Request) Reset() {
+	*x = MoveResourceState_Request{}
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState_Request) ProtoMessage() {}
+
+func (x *MoveResourceState_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState_Request.ProtoReflect.Descriptor instead.
+func (*MoveResourceState_Request) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 0}
+}
+
+func (x *MoveResourceState_Request) GetSourceProviderAddress() string {
+	if x != nil {
+		return x.SourceProviderAddress
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourceTypeName() string {
+	if x != nil {
+		return x.SourceTypeName
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourceSchemaVersion() int64 {
+	if x != nil {
+		return x.SourceSchemaVersion
+	}
+	return 0
+}
+
+func (x *MoveResourceState_Request) GetSourceState() *RawState {
+	if x != nil {
+		return x.SourceState
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Request) GetTargetTypeName() string {
+	if x != nil {
+		return x.TargetTypeName
+	}
+	return ""
+}
+
+func (x *MoveResourceState_Request) GetSourcePrivate() []byte {
+	if x != nil {
+		return x.SourcePrivate
+	}
+	return nil
+}
+
+type MoveResourceState_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TargetState   *DynamicValue          `protobuf:"bytes,1,opt,name=target_state,json=targetState,proto3" json:"target_state,omitempty"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	TargetPrivate []byte                 `protobuf:"bytes,3,opt,name=target_private,json=targetPrivate,proto3" json:"target_private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceState_Response) Reset() {
+	*x = MoveResourceState_Response{}
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceState_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceState_Response) ProtoMessage() {}
+
+func (x *MoveResourceState_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceState_Response.ProtoReflect.Descriptor instead.
+func (*MoveResourceState_Response) Descriptor() ([]byte, []int) {
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 1}
+}
+
+func (x *MoveResourceState_Response) GetTargetState() *DynamicValue {
+	if x != nil {
+		return x.TargetState
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *MoveResourceState_Response) GetTargetPrivate() []byte {
+	if x != nil {
+		return x.TargetPrivate
+	}
+	return nil
+}
+
 type ReadDataSource_Request struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	TypeName           string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
@@ -3533,7 +3713,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3545,7 +3725,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3558,7 +3738,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3600,7 +3780,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3612,7 +3792,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3625,7 +3805,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3657,7 +3837,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3669,7 +3849,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3682,7 +3862,7 @@ func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 0}
 }
 
 type GetFunctions_Response struct {
@@ -3695,7 +3875,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3707,7 +3887,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3720,7 +3900,7 @@ func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 1}
 }
 
 func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
@@ -3748,7 +3928,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3760,7 +3940,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3773,7 +3953,7 @@ func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
 func (*CallFunction_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 0}
 }
 
 func (x *CallFunction_Request) GetName() string {
@@ -3800,7 +3980,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3812,7 +3992,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[68]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3825,7 +4005,7 @@ func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
 func (*CallFunction_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 1}
 }
 
 func (x *CallFunction_Response) GetResult() *DynamicValue {
@@ -3850,7 +4030,7 @@ type StopProvider_Request struct {
 
 func (x *StopProvider_Request) Reset() {
 	*x = StopProvider_Request{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3862,7 +4042,7 @@ func (x *StopProvider_Request) String() string {
 func (*StopProvider_Request) ProtoMessage() {}
 
 func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3875,7 +4055,7 @@ func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Request.ProtoReflect.Descriptor instead.
 func (*StopProvider_Request) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 0}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25, 0}
 }
 
 type StopProvider_Response struct {
@@ -3887,7 +4067,7 @@ type StopProvider_Response struct {
 
 func (x *StopProvider_Response) Reset() {
 	*x = StopProvider_Response{}
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3899,7 +4079,7 @@ func (x *StopProvider_Response) String() string {
 func (*StopProvider_Response) ProtoMessage() {}
 
 func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_internal_tfplugin6_tfplugin6_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3912,7 +4092,7 @@ func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Response.ProtoReflect.Descriptor instead.
 func (*StopProvider_Response) Descriptor() ([]byte, []int) {
-	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 1}
+	return file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25, 1}
 }
 
 func (x *StopProvider_Response) GetError() string {
@@ -4174,7 +4354,19 @@ const file_internal_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\bResponse\x12^\n" +
 	"\x12imported_resources\x18\x01 \x03(\v2/.tfplugin6.ImportResourceState.ImportedResourceR\x11importedResources\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12/\n" +
-	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin6.DeferredR\bdeferred\"\x9e\x03\n" +
+	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin6.DeferredR\bdeferred\"\xe7\x03\n" +
+	"\x11MoveResourceState\x1a\xa8\x02\n" +
+	"\aRequest\x126\n" +
+	"\x17source_provider_address\x18\x01 \x01(\tR\x15sourceProviderAddress\x12(\n" +
+	"\x10source_type_name\x18\x02 \x01(\tR\x0esourceTypeName\x122\n" +
+	"\x15source_schema_version\x18\x03 \x01(\x03R\x13sourceSchemaVersion\x126\n" +
+	"\fsource_state\x18\x04 \x01(\v2\x13.tfplugin6.RawStateR\vsourceState\x12(\n" +
+	"\x10target_type_name\x18\x05 \x01(\tR\x0etargetTypeName\x12%\n" +
+	"\x0esource_private\x18\x06 \x01(\fR\rsourcePrivate\x1a\xa6\x01\n" +
+	"\bResponse\x12:\n" +
+	"\ftarget_state\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\vtargetState\x127\n" +
+	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12%\n" +
+	"\x0etarget_private\x18\x03 \x01(\fR\rtargetPrivate\"\x9e\x03\n" +
 	"\x0eReadDataSource\x1a\xe5\x01\n" +
 	"\aRequest\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
@@ -4207,7 +4399,7 @@ const file_internal_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\xc2\v\n" +
+	"\bMARKDOWN\x10\x012\xa4\f\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin6.GetMetadata.Request\x1a\x1f.tfplugin6.GetMetadata.Response\x12`\n" +
 	"\x11GetProviderSchema\x12$.tfplugin6.GetProviderSchema.Request\x1a%.tfplugin6.GetProviderSchema.Response\x12o\n" +
@@ -4219,7 +4411,8 @@ const file_internal_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\fReadResource\x12\x1f.tfplugin6.ReadResource.Request\x1a .tfplugin6.ReadResource.Response\x12c\n" +
 	"\x12PlanResourceChange\x12%.tfplugin6.PlanResourceChange.Request\x1a&.tfplugin6.PlanResourceChange.Response\x12f\n" +
 	"\x13ApplyResourceChange\x12&.tfplugin6.ApplyResourceChange.Request\x1a'.tfplugin6.ApplyResourceChange.Response\x12f\n" +
-	"\x13ImportResourceState\x12&.tfplugin6.ImportResourceState.Request\x1a'.tfplugin6.ImportResourceState.Response\x12W\n" +
+	"\x13ImportResourceState\x12&.tfplugin6.ImportResourceState.Request\x1a'.tfplugin6.ImportResourceState.Response\x12`\n" +
+	"\x11MoveResourceState\x12$.tfplugin6.MoveResourceState.Request\x1a%.tfplugin6.MoveResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin6.ReadDataSource.Request\x1a\".tfplugin6.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin6.GetFunctions.Request\x1a .tfplugin6.GetFunctions.Response\x12Q\n" +
 	"\fCallFunction\x12\x1f.tfplugin6.CallFunction.Request\x1a .tfplugin6.CallFunction.Response\x12Q\n" +
@@ -4238,7 +4431,7 @@ func file_internal_tfplugin6_tfplugin6_proto_rawDescGZIP() []byte {
 }
 
 var file_internal_tfplugin6_tfplugin6_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_internal_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_internal_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 74)
 var file_internal_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin6.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin6.Diagnostic.Severity
@@ -4266,87 +4459,90 @@ var file_internal_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(*PlanResourceChange)(nil),                   // 23: tfplugin6.PlanResourceChange
 	(*ApplyResourceChange)(nil),                  // 24: tfplugin6.ApplyResourceChange
 	(*ImportResourceState)(nil),                  // 25: tfplugin6.ImportResourceState
-	(*ReadDataSource)(nil),                       // 26: tfplugin6.ReadDataSource
-	(*GetFunctions)(nil),                         // 27: tfplugin6.GetFunctions
-	(*CallFunction)(nil),                         // 28: tfplugin6.CallFunction
-	(*StopProvider)(nil),                         // 29: tfplugin6.StopProvider
-	(*AttributePath_Step)(nil),                   // 30: tfplugin6.AttributePath.Step
-	nil,                                          // 31: tfplugin6.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 32: tfplugin6.Schema.Block
-	(*Schema_Attribute)(nil),                     // 33: tfplugin6.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 34: tfplugin6.Schema.NestedBlock
-	(*Schema_Object)(nil),                        // 35: tfplugin6.Schema.Object
-	(*Function_Parameter)(nil),                   // 36: tfplugin6.Function.Parameter
-	(*Function_Return)(nil),                      // 37: tfplugin6.Function.Return
-	(*GetMetadata_Request)(nil),                  // 38: tfplugin6.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 39: tfplugin6.GetMetadata.Response
-	(*GetMetadata_DataSourceMetadata)(nil),       // 40: tfplugin6.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 41: tfplugin6.GetMetadata.ResourceMetadata
-	(*GetMetadata_FunctionMetadata)(nil),         // 42: tfplugin6.GetMetadata.FunctionMetadata
-	(*GetProviderSchema_Request)(nil),            // 43: tfplugin6.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 44: tfplugin6.GetProviderSchema.Response
-	nil,                                          // 45: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 46: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	nil,                                          // 47: tfplugin6.GetProviderSchema.Response.FunctionsEntry
-	(*ValidateProviderConfig_Request)(nil),       // 48: tfplugin6.ValidateProviderConfig.Request
-	(*ValidateProviderConfig_Response)(nil),      // 49: tfplugin6.ValidateProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 50: tfplugin6.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 51: tfplugin6.UpgradeResourceState.Response
-	(*ValidateResourceConfig_Request)(nil),       // 52: tfplugin6.ValidateResourceConfig.Request
-	(*ValidateResourceConfig_Response)(nil),      // 53: tfplugin6.ValidateResourceConfig.Response
-	(*ValidateDataResourceConfig_Request)(nil),   // 54: tfplugin6.ValidateDataResourceConfig.Request
-	(*ValidateDataResourceConfig_Response)(nil),  // 55: tfplugin6.ValidateDataResourceConfig.Response
-	(*ConfigureProvider_Request)(nil),            // 56: tfplugin6.ConfigureProvider.Request
-	(*ConfigureProvider_Response)(nil),           // 57: tfplugin6.ConfigureProvider.Response
-	(*ReadResource_Request)(nil),                 // 58: tfplugin6.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 59: tfplugin6.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 60: tfplugin6.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 61: tfplugin6.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 62: tfplugin6.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 63: tfplugin6.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 64: tfplugin6.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 65: tfplugin6.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 66: tfplugin6.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 67: tfplugin6.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 68: tfplugin6.ReadDataSource.Response
-	(*GetFunctions_Request)(nil),                 // 69: tfplugin6.GetFunctions.Request
-	(*GetFunctions_Response)(nil),                // 70: tfplugin6.GetFunctions.Response
-	nil,                                          // 71: tfplugin6.GetFunctions.Response.FunctionsEntry
-	(*CallFunction_Request)(nil),                 // 72: tfplugin6.CallFunction.Request
-	(*CallFunction_Response)(nil),                // 73: tfplugin6.CallFunction.Response
-	(*StopProvider_Request)(nil),                 // 74: tfplugin6.StopProvider.Request
-	(*StopProvider_Response)(nil),                // 75: tfplugin6.StopProvider.Response
+	(*MoveResourceState)(nil),                    // 26: tfplugin6.MoveResourceState
+	(*ReadDataSource)(nil),                       // 27: tfplugin6.ReadDataSource
+	(*GetFunctions)(nil),                         // 28: tfplugin6.GetFunctions
+	(*CallFunction)(nil),                         // 29: tfplugin6.CallFunction
+	(*StopProvider)(nil),                         // 30: tfplugin6.StopProvider
+	(*AttributePath_Step)(nil),                   // 31: tfplugin6.AttributePath.Step
+	nil,                                          // 32: tfplugin6.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                         // 33: tfplugin6.Schema.Block
+	(*Schema_Attribute)(nil),                     // 34: tfplugin6.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                   // 35: tfplugin6.Schema.NestedBlock
+	(*Schema_Object)(nil),                        // 36: tfplugin6.Schema.Object
+	(*Function_Parameter)(nil),                   // 37: tfplugin6.Function.Parameter
+	(*Function_Return)(nil),                      // 38: tfplugin6.Function.Return
+	(*GetMetadata_Request)(nil),                  // 39: tfplugin6.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                 // 40: tfplugin6.GetMetadata.Response
+	(*GetMetadata_DataSourceMetadata)(nil),       // 41: tfplugin6.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),         // 42: tfplugin6.GetMetadata.ResourceMetadata
+	(*GetMetadata_FunctionMetadata)(nil),         // 43: tfplugin6.GetMetadata.FunctionMetadata
+	(*GetProviderSchema_Request)(nil),            // 44: tfplugin6.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),           // 45: tfplugin6.GetProviderSchema.Response
+	nil,                                          // 46: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                          // 47: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                          // 48: tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	(*ValidateProviderConfig_Request)(nil),       // 49: tfplugin6.ValidateProviderConfig.Request
+	(*ValidateProviderConfig_Response)(nil),      // 50: tfplugin6.ValidateProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),         // 51: tfplugin6.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),        // 52: tfplugin6.UpgradeResourceState.Response
+	(*ValidateResourceConfig_Request)(nil),       // 53: tfplugin6.ValidateResourceConfig.Request
+	(*ValidateResourceConfig_Response)(nil),      // 54: tfplugin6.ValidateResourceConfig.Response
+	(*ValidateDataResourceConfig_Request)(nil),   // 55: tfplugin6.ValidateDataResourceConfig.Request
+	(*ValidateDataResourceConfig_Response)(nil),  // 56: tfplugin6.ValidateDataResourceConfig.Response
+	(*ConfigureProvider_Request)(nil),            // 57: tfplugin6.ConfigureProvider.Request
+	(*ConfigureProvider_Response)(nil),           // 58: tfplugin6.ConfigureProvider.Response
+	(*ReadResource_Request)(nil),                 // 59: tfplugin6.ReadResource.Request
+	(*ReadResource_Response)(nil),                // 60: tfplugin6.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),           // 61: tfplugin6.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),          // 62: tfplugin6.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),          // 63: tfplugin6.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),         // 64: tfplugin6.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),          // 65: tfplugin6.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil), // 66: tfplugin6.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),         // 67: tfplugin6.ImportResourceState.Response
+	(*MoveResourceState_Request)(nil),            // 68: tfplugin6.MoveResourceState.Request
+	(*MoveResourceState_Response)(nil),           // 69: tfplugin6.MoveResourceState.Response
+	(*ReadDataSource_Request)(nil),               // 70: tfplugin6.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),              // 71: tfplugin6.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                 // 72: tfplugin6.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                // 73: tfplugin6.GetFunctions.Response
+	nil,                                          // 74: tfplugin6.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                 // 75: tfplugin6.CallFunction.Request
+	(*CallFunction_Response)(nil),                // 76: tfplugin6.CallFunction.Response
+	(*StopProvider_Request)(nil),                 // 77: tfplugin6.StopProvider.Request
+	(*StopProvider_Response)(nil),                // 78: tfplugin6.StopProvider.Response
 }
 var file_internal_tfplugin6_tfplugin6_proto_depIdxs = []int32{
 	1,   // 0: tfplugin6.Diagnostic.severity:type_name -> tfplugin6.Diagnostic.Severity
 	8,   // 1: tfplugin6.Diagnostic.attribute:type_name -> tfplugin6.AttributePath
-	30,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
-	31,  // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
-	32,  // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
-	36,  // 5: tfplugin6.Function.parameters:type_name -> tfplugin6.Function.Parameter
-	36,  // 6: tfplugin6.Function.variadic_parameter:type_name -> tfplugin6.Function.Parameter
-	37,  // 7: tfplugin6.Function.return:type_name -> tfplugin6.Function.Return
+	31,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
+	32,  // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
+	33,  // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
+	37,  // 5: tfplugin6.Function.parameters:type_name -> tfplugin6.Function.Parameter
+	37,  // 6: tfplugin6.Function.variadic_parameter:type_name -> tfplugin6.Function.Parameter
+	38,  // 7: tfplugin6.Function.return:type_name -> tfplugin6.Function.Return
 	0,   // 8: tfplugin6.Function.description_kind:type_name -> tfplugin6.StringKind
 	4,   // 9: tfplugin6.Deferred.reason:type_name -> tfplugin6.Deferred.Reason
-	33,  // 10: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
-	34,  // 11: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
+	34,  // 10: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
+	35,  // 11: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
 	0,   // 12: tfplugin6.Schema.Block.description_kind:type_name -> tfplugin6.StringKind
-	35,  // 13: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
+	36,  // 13: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
 	0,   // 14: tfplugin6.Schema.Attribute.description_kind:type_name -> tfplugin6.StringKind
-	32,  // 15: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
+	33,  // 15: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
 	2,   // 16: tfplugin6.Schema.NestedBlock.nesting:type_name -> tfplugin6.Schema.NestedBlock.NestingMode
-	33,  // 17: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
+	34,  // 17: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
 	3,   // 18: tfplugin6.Schema.Object.nesting:type_name -> tfplugin6.Schema.Object.NestingMode
 	0,   // 19: tfplugin6.Function.Parameter.description_kind:type_name -> tfplugin6.StringKind
 	12,  // 20: tfplugin6.GetMetadata.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
 	6,   // 21: tfplugin6.GetMetadata.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	40,  // 22: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
-	41,  // 23: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
-	42,  // 24: tfplugin6.GetMetadata.Response.functions:type_name -> tfplugin6.GetMetadata.FunctionMetadata
+	41,  // 22: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
+	42,  // 23: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
+	43,  // 24: tfplugin6.GetMetadata.Response.functions:type_name -> tfplugin6.GetMetadata.FunctionMetadata
 	10,  // 25: tfplugin6.GetProviderSchema.Response.provider:type_name -> tfplugin6.Schema
-	45,  // 26: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	46,  // 27: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	47,  // 28: tfplugin6.GetProviderSchema.Response.functions:type_name -> tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	46,  // 26: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	47,  // 27: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	48,  // 28: tfplugin6.GetProviderSchema.Response.functions:type_name -> tfplugin6.GetProviderSchema.Response.FunctionsEntry
 	6,   // 29: tfplugin6.GetProviderSchema.Response.diagnostics:type_name -> tfplugin6.Diagnostic
 	10,  // 30: tfplugin6.GetProviderSchema.Response.provider_meta:type_name -> tfplugin6.Schema
 	12,  // 31: tfplugin6.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
@@ -4389,56 +4585,61 @@ var file_internal_tfplugin6_tfplugin6_proto_depIdxs = []int32{
 	6,   // 68: tfplugin6.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
 	13,  // 69: tfplugin6.ImportResourceState.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
 	5,   // 70: tfplugin6.ImportResourceState.ImportedResource.state:type_name -> tfplugin6.DynamicValue
-	65,  // 71: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
+	66,  // 71: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
 	6,   // 72: tfplugin6.ImportResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
 	14,  // 73: tfplugin6.ImportResourceState.Response.deferred:type_name -> tfplugin6.Deferred
-	5,   // 74: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
-	5,   // 75: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	13,  // 76: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,   // 77: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
-	6,   // 78: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	14,  // 79: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
-	71,  // 80: tfplugin6.GetFunctions.Response.functions:type_name -> tfplugin6.GetFunctions.Response.FunctionsEntry
-	6,   // 81: tfplugin6.GetFunctions.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	11,  // 82: tfplugin6.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
-	5,   // 83: tfplugin6.CallFunction.Request.arguments:type_name -> tfplugin6.DynamicValue
-	5,   // 84: tfplugin6.CallFunction.Response.result:type_name -> tfplugin6.DynamicValue
-	7,   // 85: tfplugin6.CallFunction.Response.error:type_name -> tfplugin6.FunctionError
-	38,  // 86: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
-	43,  // 87: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
-	48,  // 88: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
-	52,  // 89: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
-	54,  // 90: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
-	50,  // 91: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
-	56,  // 92: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
-	58,  // 93: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
-	60,  // 94: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
-	62,  // 95: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
-	64,  // 96: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
-	67,  // 97: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
-	69,  // 98: tfplugin6.Provider.GetFunctions:input_type -> tfplugin6.GetFunctions.Request
-	72,  // 99: tfplugin6.Provider.CallFunction:input_type -> tfplugin6.CallFunction.Request
-	74,  // 100: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
-	39,  // 101: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
-	44,  // 102: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
-	49,  // 103: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
-	53,  // 104: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
-	55,  // 105: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
-	51,  // 106: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
-	57,  // 107: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
-	59,  // 108: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
-	61,  // 109: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
-	63,  // 110: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
-	66,  // 111: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
-	68,  // 112: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
-	70,  // 113: tfplugin6.Provider.GetFunctions:output_type -> tfplugin6.GetFunctions.Response
-	73,  // 114: tfplugin6.Provider.CallFunction:output_type -> tfplugin6.CallFunction.Response
-	75,  // 115: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
-	101, // [101:116] is the sub-list for method output_type
-	86,  // [86:101] is the sub-list for method input_type
-	86,  // [86:86] is the sub-list for extension type_name
-	86,  // [86:86] is the sub-list for extension extendee
-	0,   // [0:86] is the sub-list for field type_name
+	9,   // 74: tfplugin6.MoveResourceState.Request.source_state:type_name -> tfplugin6.RawState
+	5,   // 75: tfplugin6.MoveResourceState.Response.target_state:type_name -> tfplugin6.DynamicValue
+	6,   // 76: tfplugin6.MoveResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 77: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 78: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	13,  // 79: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 80: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
+	6,   // 81: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	14,  // 82: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
+	74,  // 83: tfplugin6.GetFunctions.Response.functions:type_name -> tfplugin6.GetFunctions.Response.FunctionsEntry
+	6,   // 84: tfplugin6.GetFunctions.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	11,  // 85: tfplugin6.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
+	5,   // 86: tfplugin6.CallFunction.Request.arguments:type_name -> tfplugin6.DynamicValue
+	5,   // 87: tfplugin6.CallFunction.Response.result:type_name -> tfplugin6.DynamicValue
+	7,   // 88: tfplugin6.CallFunction.Response.error:type_name -> tfplugin6.FunctionError
+	39,  // 89: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
+	44,  // 90: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
+	49,  // 91: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
+	53,  // 92: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
+	55,  // 93: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
+	51,  // 94: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
+	57,  // 95: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
+	59,  // 96: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
+	61,  // 97: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
+	63,  // 98: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
+	65,  // 99: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
+	68,  // 100: tfplugin6.Provider.MoveResourceState:input_type -> tfplugin6.MoveResourceState.Request
+	70,  // 101: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
+	72,  // 102: tfplugin6.Provider.GetFunctions:input_type -> tfplugin6.GetFunctions.Request
+	75,  // 103: tfplugin6.Provider.CallFunction:input_type -> tfplugin6.CallFunction.Request
+	77,  // 104: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
+	40,  // 105: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
+	45,  // 106: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
+	50,  // 107: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
+	54,  // 108: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
+	56,  // 109: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
+	52,  // 110: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
+	58,  // 111: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
+	60,  // 112: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
+	62,  // 113: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
+	64,  // 114: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
+	67,  // 115: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
+	69,  // 116: tfplugin6.Provider.MoveResourceState:output_type -> tfplugin6.MoveResourceState.Response
+	71,  // 117: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
+	73,  // 118: tfplugin6.Provider.GetFunctions:output_type -> tfplugin6.GetFunctions.Response
+	76,  // 119: tfplugin6.Provider.CallFunction:output_type -> tfplugin6.CallFunction.Response
+	78,  // 120: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
+	105, // [105:121] is the sub-list for method output_type
+	89,  // [89:105] is the sub-list for method input_type
+	89,  // [89:89] is the sub-list for extension type_name
+	89,  // [89:89] is the sub-list for extension extendee
+	0,   // [0:89] is the sub-list for field type_name
 }
 
 func init() { file_internal_tfplugin6_tfplugin6_proto_init() }
@@ -4447,7 +4648,7 @@ func file_internal_tfplugin6_tfplugin6_proto_init() {
 		return
 	}
 	file_internal_tfplugin6_tfplugin6_proto_msgTypes[2].OneofWrappers = []any{}
-	file_internal_tfplugin6_tfplugin6_proto_msgTypes[25].OneofWrappers = []any{
+	file_internal_tfplugin6_tfplugin6_proto_msgTypes[26].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -4458,7 +4659,7 @@ func file_internal_tfplugin6_tfplugin6_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_tfplugin6_tfplugin6_proto_rawDesc), len(file_internal_tfplugin6_tfplugin6_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   71,
+			NumMessages:   74,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,6 +1,7 @@
 // Command terraform-provider-cairnfw is a Terraform provider written with
 // terraform-plugin-framework (protocol 6) for Cairn's tests. It keeps each
-// cairnfw_file as a JSON file in the folder its dir attribute names.
+// cairnfw_file (and cairnfw_note, its older name, whose state moves to
+// cairnfw_file) as a JSON file in the folder its dir attribute names.
 package main
 
 import (
@@ -60,7 +61,10 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 }
 
 func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &fileResource{} }}
+	return []func() resource.Resource{
+		func() resource.Resource { return &fileResource{typ: "_file"} },
+		func() resource.Resource { return &fileResource{typ: "_note"} },
+	}
 }
 
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -92,14 +96,36 @@ type tagModel struct {
 	Value types.String `tfsdk:"value"`
 }
 
-type fileResource struct{ dir string }
+// fileResource serves cairnfw_file and cairnfw_note, its older name,
+// whose state a moved block moves to cairnfw_file.
+type fileResource struct{ dir, typ string }
 
 func (r *fileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_file"
+	resp.TypeName = req.ProviderTypeName + r.typ
+}
+
+// MoveState takes over the state of a cairnfw_note (of this provider,
+// whatever its registry) as a cairnfw_file: the same file.
+func (r *fileResource) MoveState(context.Context) []resource.StateMover {
+	if r.typ != "_file" {
+		return nil
+	}
+	return []resource.StateMover{{StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
+		if req.SourceTypeName != "cairnfw_note" || !strings.HasSuffix(req.SourceProviderAddress, "/cairn/cairnfw") {
+			return
+		}
+		var m fileModel
+		resp.Diagnostics.Append(req.SourceState.Get(ctx, &m)...)
+		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+	}, SourceSchema: fileSchema()}}
 }
 
 func (r *fileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = rschema.Schema{
+	resp.Schema = *fileSchema()
+}
+
+func fileSchema() *rschema.Schema {
+	return &rschema.Schema{
 		Version: 1,
 		Attributes: map[string]rschema.Attribute{
 			"id":      rschema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},

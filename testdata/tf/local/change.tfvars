@@ -1,0 +1,2 @@
+# New content replaces both files; the fixed one stays.
+greeting = "goodbye"
