@@ -219,6 +219,10 @@ type Invoke struct {
 	// resource or module it depends on would change (HCL's data sources,
 	// as Terraform defers their reads).
 	DeferChanged bool
+	// Check is the check block the invoke is scoped to (HCL's data block
+	// in a check block), or nil: its errors are warnings, and when it fails
+	// the check's assertions are skipped.
+	Check *Check
 }
 
 // InvokeOptions are the options of an invoke.

@@ -113,6 +113,9 @@ func (m *monitor) Invoke(_ context.Context, req deploy.InvokeRequest) (*deploy.I
 	m.mu.Lock()
 	m.invokes = append(m.invokes, fmt.Sprintf("%s %v", req.Token, resource.Object(req.Args)))
 	m.mu.Unlock()
+	if req.Token == "test:index:fail" {
+		return nil, errors.New("no such thing")
+	}
 	return &deploy.InvokeResponse{Return: resource.Map{"echo": resource.Object(req.Args)}}, nil
 }
 
@@ -272,6 +275,28 @@ func TestCheckWarns(t *testing.T) {
 	}
 	if got, want := strings.Join(warnings, "\n"), "Check positive failed: one is not more than two"; got != want {
 		t.Errorf("warnings: got %q, want %q", got, want)
+	}
+}
+
+// TestCheckScopedRead checks the data sources scoped to checks: a failed
+// read is a warning and skips its check's assertions; a read that works
+// feeds them, and the run succeeds either way.
+func TestCheckScopedRead(t *testing.T) {
+	missing := &eval.Check{Decl: decl("missing", "check"), Assertions: []eval.Assertion{
+		{Condition: expr(t, `gone.echo.name == ""`), Message: expr(t, `"never said: the read failed"`)}}}
+	gone := &eval.Invoke{Decl: decl("gone", "data source"), Token: "test:index:fail", Args: expr(t, `{ name = "gone" }`), Check: missing}
+	named := &eval.Check{Decl: decl("named", "check"), Assertions: []eval.Assertion{
+		{Condition: expr(t, `thing.echo.name == "other"`), Message: expr(t, `"named ${thing.echo.name}"`)}}}
+	thing := &eval.Invoke{Decl: decl("thing", "data source"), Token: "test:index:getThing", Args: expr(t, `{ name = "x" }`), Check: named}
+	var warnings []string
+	prog := &eval.Program{Root: scope(missing, gone, named, thing), Warn: func(d *hcl.Diagnostic) { warnings = append(warnings, d.Summary+": "+d.Detail) }}
+	if err := run(t, prog, newMonitor(), nil); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(warnings)
+	want := `Cannot call the function of data source "gone": no such thing; Check named failed: named x`
+	if got := strings.Join(warnings, "; "); got != want {
+		t.Errorf("warnings:\ngot  %s\nwant %s", got, want)
 	}
 }
 

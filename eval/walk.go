@@ -398,6 +398,9 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 	case *Resource:
 		return s.resource(ctx, v, n, in, ectx)
 	case *Invoke:
+		if n.Check != nil {
+			return s.scopedRead(ctx, v, n, ectx)
+		}
 		return s.invokeNode(ctx, v, n, ectx)
 	case *Module:
 		return s.module(ctx, v, n, in, ectx)

@@ -25,12 +25,13 @@ type resolver struct {
 	data      map[string]map[string]eval.Node
 	providers map[string]map[string]eval.Node // by package, then alias ("" for the default)
 	paths     map[string]cty.Value            // path.module, path.root, path.cwd
+	scoped    map[eval.Node]eval.Node         // the data sources of check blocks, to their checks
 }
 
 func newResolver(where string, paths map[string]cty.Value) *resolver {
 	return &resolver{where: where, vars: map[string]eval.Node{}, locals: map[string]eval.Node{}, modules: map[string]eval.Node{},
 		resources: map[string]map[string]eval.Node{}, data: map[string]map[string]eval.Node{},
-		providers: map[string]map[string]eval.Node{}, paths: paths}
+		providers: map[string]map[string]eval.Node{}, paths: paths, scoped: map[eval.Node]eval.Node{}}
 }
 
 // add records a node under its namespace and name; the first of
@@ -71,7 +72,13 @@ func (r *resolver) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl
 			return invalidRef(t, `A reference to a data source must be followed by at least two attribute accesses: the type and the name, as in data.<type>.<name>.`)
 		}
 		typ, _ := attrName(t, 1)
-		return r.resource(t[1:], 3, r.data, "data", fmt.Sprintf("A data resource %%q %%q has not been declared in %s.", r.where), typ)
+		ref, diags := r.resource(t[1:], 3, r.data, "data", fmt.Sprintf("A data resource %%q %%q has not been declared in %s.", r.where), typ)
+		if c := r.scoped[ref.Node]; c != nil && c != from {
+			return eval.Reference{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped data source",
+				Detail:  fmt.Sprintf("%s is scoped to %s at %s: only that check's assertions can refer to it.", ref.Node.Declaration(), c.Declaration(), c.Declaration().DeclRange),
+				Subject: t.SourceRange().Ptr()}}
+		}
+		return ref, diags
 	case "count":
 		if a, ok := attrName(t, 1); !ok || a != "index" {
 			return invalidRef(t, `The "count" object has one attribute: count.index.`)

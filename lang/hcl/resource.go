@@ -59,7 +59,7 @@ func (m *module) resource(b *hcl.Block) {
 }
 
 // data decodes a data block: a call of a provider function.
-func (m *module) data(b *hcl.Block) {
+func (m *module) data(b *hcl.Block) *eval.Invoke {
 	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], dataKind, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
@@ -93,6 +93,7 @@ func (m *module) data(b *hcl.Block) {
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)
 	inv.Options.Version, inv.Options.PluginDownloadURL = opts.Version, opts.PluginDownloadURL
+	return inv
 }
 
 var providerSchema = &hcl.BodySchema{

@@ -133,15 +133,24 @@ func (m *module) output(b *hcl.Block) {
 	m.nodes = append(m.nodes, o)
 }
 
-var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}}}
+var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}}}
 
-// check decodes a check block: assertions whose failures are warnings.
+// check decodes a check block: assertions whose failures are warnings, and
+// the data sources scoped to it, whose failures are warnings too and which
+// only its assertions may refer to.
 func (m *module) check(b *hcl.Block) {
 	content, diags := b.Body.Content(checkSchema)
 	m.report(diags)
 	c := &eval.Check{Decl: eval.Decl{Name: b.Labels[0], Noun: "check", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
-	for _, a := range content.Blocks {
-		c.Assertions = append(c.Assertions, m.assertion(a.Body))
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "assert":
+			c.Assertions = append(c.Assertions, m.assertion(blk.Body))
+		case "data":
+			inv := m.data(blk)
+			inv.Check = c
+			m.res.scoped[inv] = c
+		}
 	}
 	m.nodes = append(m.nodes, c)
 }
