@@ -175,8 +175,22 @@ type Moved struct {
 	// Key limits the move to the instance with this key, written as in
 	// instance names (0, "a"). When Key is "" the move applies to every
 	// instance, which keep their keys unless From has one.
-	Key   string
-	Range hcl.Range
+	Key string
+	// Up is how many modules up from the resource's scope the move is
+	// declared, when it moves the resource between modules; From is then
+	// the name in the module instances FromModules, from the scope of the
+	// declaration, and the move applies in the module instances Within
+	// (from there too) only.
+	Up          int
+	FromModules []MovedModule
+	Within      []string
+	Range       hcl.Range
+}
+
+// MovedModule is a module instance a resource moved out of: its name with
+// its key (site, site[0]) and its component's type.
+type MovedModule struct {
+	Name, Type string
 }
 
 func (o *ResourceOptions) expressions() []hcl.Expression {

@@ -37,7 +37,7 @@ func (s *scopeRun) module(ctx context.Context, v *vertex, m *Module, in *instanc
 		return cty.DynamicVal, false
 	}
 	child := s.r.newScopeRun(ctx, body, resp.URN, configs)
-	child.prefix = name + "."
+	child.prefix, child.up = name+".", s
 	child.start(ctx)
 	child.wait()
 	for _, st := range child.states {

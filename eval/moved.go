@@ -11,18 +11,36 @@ import (
 )
 
 // movedAliases returns the aliases that the moves of a resource or module
-// give one of its instances: its former names, after the scope's prefix.
+// give one of its instances: its former names, after the scope's prefix,
+// or for a move between modules the former name and parent from the scope
+// that declares the move.
 func (s *scopeRun) movedAliases(moves []Moved, in *instance) []deploy.Alias {
 	var out []deploy.Alias
 	for _, m := range moves {
 		if m.Key != "" && m.Key != in.name {
 			continue
 		}
-		name := s.prefix + m.From
+		from := m.From
 		if m.Key == "" && !strings.Contains(m.From, "[") && in.key != cty.NilVal {
-			name += "[" + in.name + "]"
+			from += "[" + in.name + "]"
 		}
-		out = append(out, deploy.Alias{Name: name, Type: m.Type})
+		if m.Up == 0 && len(m.FromModules) == 0 {
+			out = append(out, deploy.Alias{Name: s.prefix + from, Type: m.Type})
+			continue
+		}
+		d := s
+		for range m.Up {
+			d = d.up
+		}
+		if len(m.Within) > 0 && s.prefix != d.prefix+strings.Join(m.Within, ".")+"." {
+			continue
+		}
+		parent, prefix := d.parent, d.prefix
+		for _, mod := range m.FromModules {
+			parent = resource.NewURN(s.r.info.Stack, s.r.info.Project, parent.QualifiedType(), mod.Type, prefix+mod.Name)
+			prefix += mod.Name + "."
+		}
+		out = append(out, deploy.Alias{Name: prefix + from, Type: m.Type, Parent: parent, NoParent: parent == ""})
 	}
 	return out
 }

@@ -20,6 +20,7 @@ type scopeRun struct {
 	g       *graph
 	parent  resource.URN // the parent of the scope's resources
 	prefix  string       // of the names of the scope's resources: "" at the root, "site[0]." in a module
+	up      *scopeRun    // the scope of the module instance that holds this one, nil at the root
 	configs map[*Config]cty.Value
 	funcs   map[string]function.Function
 	states  map[Node]*nodeState

@@ -21,8 +21,9 @@ import (
 // The differential test runs each configuration of testdata/tf under
 // OpenTofu and Terraform (those on PATH) and Cairn, and compares them: the outputs after
 // an apply (values and sensitivity), the changes planned for the change
-// its change.tfvars makes (creates, updates, deletes, replacements by
-// address), and what Cairn makes of the state Terraform wrote: imported
+// its change.tfvars and the files of its change/ folder make (creates,
+// updates, deletes, replacements, imports and forgets by address), and
+// what Cairn makes of the state Terraform wrote: imported
 // into a new stack, it previews no changes. The providers are the test
 // providers of plugins/tfplugin/testdata, built into a filesystem mirror
 // both read, and hashicorp/null when terraform-provider-null is on PATH
@@ -40,10 +41,12 @@ exec $TF init -input=false -no-color
 exec $TF apply -auto-approve -input=false -no-color
 exec $TF output -json
 cp stdout $WORK/tf-outputs.json
-{{if .Change}}exec $TF plan -input=false -no-color -var-file=change.tfvars -out=change.plan
+{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
+{{end}}exec $TF plan -input=false -no-color{{if .Change}} -var-file=change.tfvars{{end}} -out=change.plan
 exec $TF show -json change.plan
 cp stdout $WORK/tf-plan.json
-{{end}}
+{{range .Overlay}}{{if .New}}rm {{.Name}}{{else}}cp $WORK/orig/{{.Name}} {{.Name}}{{end}}
+{{end}}{{end}}
 cd $WORK/cn
 exec cairn stack init default
 exec cairn up --yes
@@ -52,7 +55,8 @@ cp stdout $WORK/cn-outputs.json
 exec cairn stack output --json
 cp stdout $WORK/cn-masked.json
 tfcompare outputs $WORK/tf-outputs.json $WORK/cn-outputs.json $WORK/cn-masked.json
-{{if .Change}}exec cairn preview --json -var-file=change.tfvars
+{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
+{{end}}exec cairn preview --json{{if .Change}} -var-file=change.tfvars{{end}}
 cp stdout $WORK/cn-plan.json
 tfcompare plan $WORK/tf-plan.json $WORK/cn-plan.json
 {{end}}
@@ -162,11 +166,19 @@ func buildMirror(t *testing.T, mirror string) {
 	}
 }
 
+// overlayFile is a file of a case's change/ folder, which replaces the
+// case's file of its name (or is added, when New) for the planned change.
+type overlayFile struct {
+	Name string
+	New  bool
+}
+
 // writeCaseScript writes the scenario of the case in dir under tool (tofu
 // or terraform, by its path): the script, and the case's files under tf/
-// and cn/.
+// and cn/, the originals of those change/ replaces under orig/.
 func writeCaseScript(t *testing.T, dir, script, tool string) {
 	var files []txtar.File
+	var overlay []overlayFile
 	uses := ""
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -180,6 +192,13 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 		rel = filepath.ToSlash(rel)
 		uses += string(data)
 		files = append(files, txtar.File{Name: "tf/" + rel, Data: data}, txtar.File{Name: "cn/" + rel, Data: data})
+		if name, ok := strings.CutPrefix(rel, "change/"); ok {
+			original, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			overlay = append(overlay, overlayFile{Name: name, New: err != nil})
+			if err == nil {
+				files = append(files, txtar.File{Name: "orig/" + name, Data: original})
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -188,7 +207,7 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	_, statErr := os.Stat(filepath.Join(dir, "change.tfvars"))
 	var text bytes.Buffer
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
-		"Change": statErr == nil, "Null": strings.Contains(uses, "hashicorp/null"),
+		"Change": statErr == nil, "Overlay": overlay, "Plan": statErr == nil || len(overlay) > 0, "Null": strings.Contains(uses, "hashicorp/null"),
 		"Lock": strings.Contains(uses, "required_providers")})
 	if err != nil {
 		t.Fatal(err)
@@ -271,6 +290,13 @@ func terraformChanges(plan any) map[string]string {
 			op = "delete"
 		case "[delete create]", "[create delete]":
 			op = "replace"
+		case "[forget]":
+			op = "forget"
+		case "[no-op]":
+			if change["importing"] == nil {
+				continue
+			}
+			op = "import"
 		default:
 			continue
 		}
@@ -298,6 +324,9 @@ func cairnChanges(preview any) map[string]string {
 		case "create", "update", "delete":
 		case "replace", "create-replacement", "delete-replaced":
 			op = "replace"
+		case "discard":
+			op = "forget"
+		case "import":
 		default:
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/internal/langtest"
 )
 
@@ -71,6 +72,81 @@ resource "test_thing" "several" {
 module "web" { source = "./site" }
 `)
 	langtest.Equal(t, "moved blocks removed", s.Up(), []string(nil))
+}
+
+// TestMovedBetweenModules moves resources into a module, out of one,
+// between instances of a module, and from count to for_each keys: nothing
+// is created, deleted or replaced.
+func TestMovedBetweenModules(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+resource "test_thing" "a" { name = "a" }
+module "one" { source = "./one" }
+module "two" { source = "./two" }
+module "keyed" {
+  source   = "./keyed"
+  for_each = toset(["x"])
+}
+resource "test_thing" "counted" {
+  count = 1
+  name  = "c"
+}
+`)
+	s.Write("one/main.hcl", `
+resource "test_thing" "inner" { name = "inner" }
+resource "test_thing" "stays" { name = "stays" }
+`)
+	s.Write("two/main.hcl", `resource "test_thing" "b" { name = "b" }`)
+	s.Write("keyed/main.hcl", `resource "test_thing" "k" { name = "k" }`)
+	langtest.Equal(t, "create", s.Up(), []string{"create a", "create counted[0]", "create default", "create keyed[\"x\"]",
+		"create keyed[\"x\"].k", "create one", "create one.inner", "create one.stays", "create roundtrip-test", "create two", "create two.b"})
+	ids := map[string]resource.ID{}
+	for _, n := range []string{"a", "one.inner", "keyed[\"x\"].k", "counted[0]"} {
+		ids[n] = s.Find(n).ID
+	}
+
+	s.Write("main.hcl", `
+module "one" { source = "./one" }
+module "two" { source = "./two" }
+resource "test_thing" "inner" { name = "inner" }
+module "keyed" {
+  source   = "./keyed"
+  for_each = toset(["y"])
+}
+resource "test_thing" "counted" {
+  for_each = toset(["c"])
+  name     = each.key
+}
+moved {
+  from = test_thing.a
+  to   = module.two.test_thing.a
+}
+moved {
+  from = module.one.test_thing.inner
+  to   = test_thing.inner
+}
+moved {
+  from = module.keyed["x"].test_thing.k
+  to   = module.keyed["y"].test_thing.k
+}
+moved {
+  from = test_thing.counted[0]
+  to   = test_thing.counted["c"]
+}
+`)
+	s.Write("one/main.hcl", `resource "test_thing" "stays" { name = "stays" }`)
+	s.Write("two/main.hcl", `
+resource "test_thing" "b" { name = "b" }
+resource "test_thing" "a" { name = "a" }
+`)
+	// The component keyed["x"] goes (it has no resources left); the
+	// instance keyed["y"] is new. Nothing else changes.
+	langtest.Equal(t, "move", s.Up(), []string{"create keyed[\"y\"]", "delete keyed[\"x\"]"})
+	for old, now := range map[string]string{"a": "two.a", "one.inner": "inner", "keyed[\"x\"].k": "keyed[\"y\"].k", "counted[0]": `counted["c"]`} {
+		if r := s.Find(now); r == nil || r.ID != ids[old] {
+			t.Errorf("%s is not %s, moved: %+v", now, old, r)
+		}
+	}
 }
 
 // TestCountShrink shrinks a count: only the dropped instance is deleted,

@@ -18,3 +18,20 @@ import {
   to = test_thing.many[1]
   id = "existing-id"
 }
+
+# for_each imports instances by keys computed from each, with IDs from
+# expressions.
+variable "adopt" {
+  default = { a = "id-a", b = "id-b" }
+}
+
+resource "test_thing" "keyed" {
+  for_each = var.adopt
+  name     = "adopted"
+}
+
+import {
+  for_each = var.adopt
+  to       = test_thing.keyed[each.key]
+  id       = "existing-${each.value}"
+}

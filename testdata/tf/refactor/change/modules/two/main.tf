@@ -1,0 +1,15 @@
+terraform {
+  required_providers {
+    cairnfw = { source = "cairn/cairnfw" }
+  }
+}
+
+resource "cairnfw_file" "b" {
+  name    = "b"
+  content = "b"
+}
+
+resource "cairnfw_file" "a" {
+  name    = "a"
+  content = "a"
+}
