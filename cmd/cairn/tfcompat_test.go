@@ -42,6 +42,7 @@ exec $TF apply -auto-approve -input=false -no-color
 exec $TF output -json
 cp stdout $WORK/tf-outputs.json
 {{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
+{{end}}{{if .Overlay}}exec $TF init -input=false -no-color
 {{end}}exec $TF plan -input=false -no-color{{if .Change}} -var-file=change.tfvars{{end}} -out=change.plan
 exec $TF show -json change.plan
 cp stdout $WORK/tf-plan.json

@@ -1,5 +1,5 @@
 # A refactoring, in change/: moved blocks into a module, out of one,
-# between a module's instances and from count to for_each; a removed
+# between a module's instances, a module's rename and from count to for_each; a removed
 # block that forgets a resource; an import block with for_each. The plan
 # moves, forgets and imports, and creates, updates or deletes nothing.
 terraform {
@@ -23,6 +23,10 @@ module "one" {
 
 module "two" {
   source = "./modules/two"
+}
+
+module "site" {
+  source = "./modules/site"
 }
 
 module "keyed" {

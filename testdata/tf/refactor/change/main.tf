@@ -17,6 +17,15 @@ module "two" {
   source = "./modules/two"
 }
 
+module "web" {
+  source = "./modules/site"
+}
+
+moved {
+  from = module.site
+  to   = module.web
+}
+
 module "keyed" {
   source   = "./modules/keyed"
   for_each = toset(["y"])
