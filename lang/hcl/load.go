@@ -192,6 +192,7 @@ func (l *loader) module(dir, where string, src sources, stack []string) *module 
 		"cwd":    cty.StringVal(l.root),
 	})}
 	m.decode(m.override(l.blocks(src.files), l.blocks(src.overrides)))
+	m.propagateCreateFirst()
 	return m
 }
 

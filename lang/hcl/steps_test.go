@@ -235,14 +235,25 @@ removed {
 }
 
 // TestReplacementOrder checks the default order of a replacement, delete
-// before create as in Terraform, and create_before_destroy.
+// before create as in Terraform, and create_before_destroy, also where a
+// resource that depends on the replaced one has it (Terraform propagates
+// it to dependencies).
 func TestReplacementOrder(t *testing.T) {
+	const dependent = `
+resource "command_local_command" "user" {
+  dir    = command_local_command.step.dir
+  create = "true"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`
 	for _, tc := range []struct {
-		lifecycle string
-		want      string
+		lifecycle, other string
+		want             string
 	}{
-		{"", "created one\ndeleted\ncreated two\n"},
-		{"lifecycle {\n create_before_destroy = true\n}", "created one\ncreated two\ndeleted\n"},
+		{"", "", "created one\ndeleted\ncreated two\n"},
+		{"lifecycle {\n create_before_destroy = true\n}", "", "created one\ncreated two\ndeleted\n"},
+		{"", dependent, "created one\ncreated two\ndeleted\n"},
 	} {
 		s := langtest.NewStack(t, load)
 		program := func(trigger string) string {
@@ -254,14 +265,14 @@ resource "command_local_command" "step" {
   triggers = [%q]
   %s
 }
-`, s.Dir, trigger, trigger, tc.lifecycle)
+%s`, s.Dir, trigger, trigger, tc.lifecycle, tc.other)
 		}
 		s.Write("main.hcl", program("one"))
 		s.Up()
 		s.Write("main.hcl", program("two"))
 		langtest.Equal(t, "replace", s.Up(), []string{"replace step"})
 		data, _ := os.ReadFile(filepath.Join(s.Dir, "log.txt"))
-		langtest.Equal(t, "order with "+tc.lifecycle, string(data), tc.want)
+		langtest.Equal(t, "order with "+tc.lifecycle+tc.other, string(data), tc.want)
 	}
 }
 
