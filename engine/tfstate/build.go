@@ -34,7 +34,8 @@ type Target struct {
 // options (a replacement trigger the preview did not know is left to the
 // next update to record); its dependencies are the program's and the
 // state's. Tainted instances are tainted, deposed ones pending deletion.
-// The providers and module components they use come along, and the
+// The providers and module components they use come along, and so do the
+// program's other module components, of which a state has no record; the
 // stack's outputs are the state's. Data sources are left out: the program
 // reads them anew. The instances the program does not declare are left
 // out and listed in undeclared (by address): a preview of the program on
@@ -80,6 +81,13 @@ func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, e
 			}
 		}
 		b.include(im.s)
+	}
+	// The components (modules) the program declares come along too, also
+	// those without resources, of which a Terraform state keeps nothing.
+	for _, p := range b.t.Planned.Resources {
+		if !p.Custom && !p.Delete && p.Type != resource.RootStackType && b.included[p.URN] == nil {
+			b.include(component(p))
+		}
 	}
 	if b.root == nil {
 		return nil, nil, fmt.Errorf("the program's preview registered no stack resource")
@@ -280,12 +288,18 @@ func (b *builder) include(s *resource.State) {
 		if p == nil || b.included[u] != nil || p.Type == resource.RootStackType {
 			return
 		}
-		c := p.Copy()
-		c.Inputs, c.Outputs = known(p.Inputs), known(p.Outputs)
-		c.Created, c.Modified, c.Digest = nil, nil, ""
-		b.included[u] = c
+		b.included[u] = component(p)
 		u = p.Parent
 	}
+}
+
+// component returns the state of a planned component as the snapshot
+// holds it: what the preview knew of its inputs and outputs.
+func component(p *resource.State) *resource.State {
+	c := p.Copy()
+	c.Inputs, c.Outputs = known(p.Inputs), known(p.Outputs)
+	c.Created, c.Modified, c.Digest = nil, nil, ""
+	return c
 }
 
 // known returns the entries of m that hold no unknowns.

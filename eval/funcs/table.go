@@ -147,17 +147,18 @@ func Functions(o Options) map[string]function.Function {
 		"cidrsubnets":  CIDRSubnetsFunc,
 
 		// Types and secrets.
-		"can":          tryfunc.CanFunc,
-		"issensitive":  IsSensitiveFunc,
-		"nonsensitive": NonsensitiveFunc,
-		"sensitive":    SensitiveFunc,
-		"tobool":       stdlib.MakeToFunc(cty.Bool),
-		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"tonumber":     stdlib.MakeToFunc(cty.Number),
-		"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-		"tostring":     stdlib.MakeToFunc(cty.String),
-		"try":          tryfunc.TryFunc,
+		"can":             tryfunc.CanFunc,
+		"ephemeralasnull": EphemeralAsNullFunc,
+		"issensitive":     IsSensitiveFunc,
+		"nonsensitive":    NonsensitiveFunc,
+		"sensitive":       SensitiveFunc,
+		"tobool":          stdlib.MakeToFunc(cty.Bool),
+		"tolist":          stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":           stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber":        stdlib.MakeToFunc(cty.Number),
+		"toset":           stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":        stdlib.MakeToFunc(cty.String),
+		"try":             tryfunc.TryFunc,
 	}
 
 	// Templates see the same library, except that a template may not render

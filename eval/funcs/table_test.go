@@ -117,7 +117,7 @@ var documentedNames = strings.Fields(`
 	timestamp timeadd timecmp formatdate plantimestamp
 	md5 sha1 sha256 sha512 base64sha256 base64sha512 filesha256 filemd5 filebase64sha256 filesha1 filesha512 bcrypt uuid uuidv5 rsadecrypt
 	cidrhost cidrnetmask cidrsubnet cidrsubnets cidrcontains
-	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive
+	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive ephemeralasnull
 	fileasset stringasset remoteasset filearchive remotearchive assetarchive
 	pulumiresourcename pulumiresourcetype pulumiresourceurn
 	fromjson tojson secret unsecret singleornone select
@@ -233,6 +233,7 @@ var sampleCalls = map[string]callTest{
 	"textdecodebase64": {args: []cty.Value{str("SABpAA=="), str("UTF-16LE")}, want: str("Hi")},
 	"textencodebase64": {args: []cty.Value{str("Hi"), str("UTF-16LE")}, want: str("SABpAA==")},
 	"tojson":           {args: []cty.Value{obj(map[string]cty.Value{"a": num(1)})}, want: str(`{"a":1}`)},
+	"ephemeralasnull":  {args: []cty.Value{str("a").Mark(values.Ephemeral)}, want: cty.NullVal(cty.String)},
 	"urldecode":        {args: []cty.Value{str("a+b%26c")}, want: str("a b&c")},
 	"urlencode":        {args: []cty.Value{str("a b&c")}, want: str("a+b%26c")},
 	"yamldecode":       {args: []cty.Value{str("a: 1\n")}, want: obj(map[string]cty.Value{"a": num(1)})},
