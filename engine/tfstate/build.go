@@ -206,7 +206,11 @@ func (b *builder) instance(r *Resource, in *Instance) (*resource.State, error) {
 	}
 	addr := instanceAddress(r, in)
 	pkg := b.schema(resource.TypePackage(p.Type))
-	if err := sameProvider(r.Provider, pkg); err != nil {
+	provider := r.Provider
+	if provider == "" {
+		provider = in.Provider
+	}
+	if err := sameProvider(provider, pkg); err != nil {
 		return nil, fmt.Errorf("%s: %w", addr, err)
 	}
 	outs, id, err := in.Outputs(pkg, pkg.Resources[p.Type])

@@ -97,7 +97,7 @@ func (m *module) data(b *hcl.Block) *eval.Invoke {
 }
 
 var providerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "for_each"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}},
 }
 
@@ -132,6 +132,11 @@ func (m *module) provider(b *hcl.Block) {
 		m.report(sh.check(body))
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
+	m.expansion(content, &r.Expansion)
+	if r.Expansion.ForEach != nil && alias == "" {
+		m.errorf(content.Attributes["for_each"].NameRange, "Provider for_each needs an alias",
+			"A provider block with for_each makes one configuration per key, so it cannot be the default one; give it an alias and choose an instance with provider = %s.<alias>[<key>].", pkg)
+	}
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, shapes{sh, sh}, r)
 	m.l.defaultVersion(pkg, &r.Options)
 }

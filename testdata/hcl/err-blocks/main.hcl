@@ -39,3 +39,7 @@ resource "test_thing" "opts" {
 }
 
 resouce "test_thing" "typo" {}
+
+provider "test" {
+  for_each = toset(["a"])
+}
