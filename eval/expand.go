@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/cairn-iac/cairn/eval/values"
 )
@@ -16,6 +17,9 @@ import (
 // instances (with a warning); during an update it is an error.
 func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 	exp := expansionOf(v.node)
+	if exp != nil && exp.Enabled != nil {
+		return s.enabled(v, exp.Enabled)
+	}
 	if exp == nil || !exp.Expanded() {
 		return single, []*instance{{done: make(chan struct{})}}, true
 	}
@@ -61,9 +65,31 @@ func (s *scopeRun) expansion(v *vertex, mode expansionMode, known bool, diags hc
 	return single, nil, false
 }
 
+// enabled evaluates Expansion.Enabled: one instance when it is true, none
+// when it is false.
+func (s *scopeRun) enabled(v *vertex, e hcl.Expression) (expansionMode, []*instance, bool) {
+	val, ok := s.eval(s.evalContext(v, nil), e)
+	if !ok {
+		return single, nil, false
+	}
+	val, _ = val.Unmark()
+	val, err := convert.Convert(val, cty.Bool)
+	var diags hcl.Diagnostics
+	switch {
+	case err != nil || val.IsKnown() && val.IsNull():
+		diags = hcl.Diagnostics{errorDiag(e.Range(), "Invalid enabled value", "enabled must be true or false.")}
+	case val.IsKnown() && val.False():
+		return disabled, nil, true
+	}
+	return s.expansion(v, single, val.IsKnown(), diags, func() []*instance { return []*instance{{done: make(chan struct{})}} }, e.Range())
+}
+
 func expansionWord(mode expansionMode) string {
-	if mode == counted {
+	switch mode {
+	case counted:
 		return "count"
+	case single:
+		return "enabled"
 	}
 	return "forEach"
 }

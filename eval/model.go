@@ -219,6 +219,10 @@ type Get struct {
 type Expansion struct {
 	Count   hcl.Expression
 	ForEach hcl.Expression
+	// Enabled, a bool, makes a node without count or forEach have its one
+	// instance or none, its value then null (OpenTofu's lifecycle {
+	// enabled }).
+	Enabled hcl.Expression
 }
 
 // Expanded reports whether the node has instances.
@@ -315,7 +319,7 @@ func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value
 
 // Expressions implements Node.
 func (r *Resource) Expressions() []hcl.Expression {
-	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach},
+	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach, r.Expansion.Enabled},
 		r.Options.expressions()...)
 	out = append(out, r.Conditions.expressions()...)
 	if r.Get != nil {
@@ -326,13 +330,13 @@ func (r *Resource) Expressions() []hcl.Expression {
 
 // Expressions implements Node.
 func (i *Invoke) Expressions() []hcl.Expression {
-	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
+	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Expansion.Enabled, i.Options.DependsOn,
 		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}, i.Conditions.expressions()...)
 }
 
 // Expressions implements Node.
 func (m *Module) Expressions() []hcl.Expression {
-	return append([]hcl.Expression{m.Inputs, m.Expansion.Count, m.Expansion.ForEach}, m.Options.expressions()...)
+	return append([]hcl.Expression{m.Inputs, m.Expansion.Count, m.Expansion.ForEach, m.Expansion.Enabled}, m.Options.expressions()...)
 }
 
 // Expressions implements Node.

@@ -92,10 +92,11 @@ func (st *nodeState) anyChanged() bool {
 type expansionMode int
 
 const (
-	single  expansionMode = iota // the value of its only instance
-	counted                      // a tuple of the instances' values
-	keyed                        // an object of the instances' values by key
-	unknown                      // not known yet (a preview): unknown
+	single   expansionMode = iota // the value of its only instance
+	counted                       // a tuple of the instances' values
+	keyed                         // an object of the instances' values by key
+	unknown                       // not known yet (a preview): unknown
+	disabled                      // no instance (Expansion.Enabled is false): null
 )
 
 func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, configs map[*Config]cty.Value) *scopeRun {
@@ -293,6 +294,8 @@ func (st *nodeState) current() cty.Value {
 			attrs[in.key.AsString()] = vals[i]
 		}
 		return cty.ObjectVal(attrs)
+	case disabled:
+		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	return cty.DynamicVal
 }

@@ -72,7 +72,7 @@ exec cairn stack init default
 exec cairn stack import --from-terraform terraform.tfstate
 exec cairn preview --expect-no-changes
 {{if .Lock}}cp $WORK/tf.lock.hcl .terraform.lock.hcl
-{{end}}exec $TF destroy -auto-approve -input=false -no-color
+{{end}}exec $TF destroy -auto-approve -input=false -no-color{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
 `))
 
 // TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
@@ -322,8 +322,13 @@ func cairnChanges(preview any) map[string]string {
 		}
 		types := strings.Split(parts[2], "$")
 		op := fmt.Sprint(step["op"])
+		old, _ := step["oldState"].(map[string]any)
 		switch op {
-		case "create", "update", "delete":
+		case "delete":
+			if old["retainOnDelete"] == true {
+				op = "forget" // OpenTofu's lifecycle { destroy = false }
+			}
+		case "create", "update":
 		case "replace", "create-replacement", "delete-replaced":
 			op = "replace"
 		case "discard":

@@ -106,7 +106,7 @@ func (m *module) scope() *eval.Scope {
 var callSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}, {Name: "count"},
 		{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"}},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "lifecycle"}},
 }
 
 // call decodes a module block: a component resource whose body is the
@@ -131,6 +131,11 @@ func (m *module) call(b *hcl.Block) {
 	}
 	mod.Type = "hcl:module:" + typeToken(filepath.Base(dir))
 	m.expansion(content, &mod.Expansion)
+	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
+		lcContent, diags := lc.Body.Content(moduleLifecycleSchema)
+		m.report(diags)
+		m.enabled(lcContent.Attributes["enabled"], &mod.Expansion, &mod.Options.Moved, name)
+	}
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
 		mod.Options.DependsOn = d.Expr

@@ -53,7 +53,7 @@ func (m *module) resource(b *hcl.Block) {
 	if p := content.Attributes["provider"]; p != nil {
 		r.Options.Provider = p.Expr
 	}
-	m.lifecycle(content.Blocks, &r.Options, &r.Conditions, sh.inputs, b.DefRange)
+	m.lifecycle(content.Blocks, r, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
 }
