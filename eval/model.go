@@ -57,6 +57,9 @@ type Config struct {
 	// resources or other outputs. A module's input that is not
 	// ephemeral refuses such a value.
 	Ephemeral bool
+	// Deprecated, when set, is said in a warning when the stack's input
+	// is given a value.
+	Deprecated string
 	// Defaults fills in the optional attributes a value leaves out of an
 	// object type (HCL's optional(type, default)); nil: none.
 	Defaults *typeexpr.Defaults

@@ -154,6 +154,13 @@ func (m *module) call(b *hcl.Block) {
 		}
 	}
 	m.report(inputShape.check(inputs))
+	given, _ := inputs.JustAttributes()
+	for _, n := range body.nodes {
+		if c, ok := n.(*eval.Config); ok && c.Deprecated != "" && given[c.Name] != nil {
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated input %s", c.Name),
+				Detail: c.Deprecated, Subject: given[c.Name].Range.Ptr()})
+		}
+	}
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
 }
 

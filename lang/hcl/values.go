@@ -12,7 +12,7 @@ import (
 
 var variableSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
-		{Name: "ephemeral"}},
+		{Name: "ephemeral"}, {Name: "deprecated"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
@@ -37,6 +37,7 @@ func (m *module) variable(b *hcl.Block) {
 	}
 	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
 	c.Ephemeral = m.constantBool(content.Attributes["ephemeral"], false)
+	c.Deprecated = m.constantString(content.Attributes["deprecated"])
 	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
 	for _, v := range content.Blocks {
 		c.Validations = append(c.Validations, m.assertion(v.Body))
@@ -93,6 +94,20 @@ func (m *module) constantBool(a *hcl.Attribute, def bool) bool {
 	return v.True()
 }
 
+// constantString returns the value of an argument that must be a
+// constant string, or "" when it is absent.
+func (m *module) constantString(a *hcl.Attribute) string {
+	if a == nil {
+		return ""
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		m.errorf(a.Expr.Range(), "Invalid value", "%s must be a constant string.", a.Name)
+		return ""
+	}
+	return v.AsString()
+}
+
 // locals decodes a locals block: one local value per argument.
 func (m *module) locals(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
@@ -106,7 +121,8 @@ func (m *module) locals(b *hcl.Block) {
 }
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"}},
+	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
+	{Name: "deprecated"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}}}
 
 // output decodes an output block: a stack output, or an output of a
@@ -125,6 +141,9 @@ func (m *module) output(b *hcl.Block) {
 	}
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
+	}
+	if msg := m.constantString(content.Attributes["deprecated"]); msg != "" {
+		m.res.deprecated[o.Name] = msg
 	}
 	if d := content.Attributes["depends_on"]; d != nil {
 		o.DependsOn = d.Expr
