@@ -1,6 +1,7 @@
 // Package hcl reads HCL programs, written the way Terraform configurations
 // are, into Cairn's program model (package eval). A project with runtime:
-// hcl is every *.tf and *.tf.json file of its folder (or of the folder its
+// hcl is every *.tf and *.tf.json file (or OpenTofu's *.tofu standing in
+// for one) of its folder (or of the folder its
 // main: names) or, when it has none, every *.hcl file; override files
 // (override.tf, *_override.tf) merge into the others as Terraform merges
 // them. Module blocks call local modules, folders read by the same rules.
