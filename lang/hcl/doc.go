@@ -1,10 +1,10 @@
 // Package hcl reads HCL programs, written the way Terraform configurations
 // are, into Cairn's program model (package eval). A project with runtime:
 // hcl is every *.tf and *.tf.json file (or OpenTofu's *.tofu standing in
-// for one) of its folder (or of the folder its
-// main: names) or, when it has none, every *.hcl file; override files
-// (override.tf, *_override.tf) merge into the others as Terraform merges
-// them. Module blocks call local modules, folders read by the same rules.
+// for one) of its folder (or of the folder its main: names) or, when it
+// has none, every *.hcl file; override files (override.tf,
+// *_override.tf) merge into the others as Terraform merges them. Module
+// blocks call local modules, folders read by the same rules.
 // The root module's variables also take values from Terraform's variable
 // definitions (.tfvars files, TF_VAR_ variables, -var and -var-file; see
 // Options.Vars), the stack's configuration coming between the files and
