@@ -345,7 +345,7 @@ var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: 
 var terraformSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"},
-		{Type: "provider_meta", LabelNames: []string{"provider"}}},
+		{Type: "provider_meta", LabelNames: []string{"provider"}}, {Type: "encryption"}},
 }
 
 // LanguageVersion is the version of the Terraform language Cairn
@@ -357,8 +357,8 @@ const LanguageVersion = "1.12.0"
 // Terraform providers of the program, as in Terraform, and its
 // required_version must allow LanguageVersion. Cairn keeps the state
 // itself, so a backend or cloud block is not used (said once, with how to
-// move the state it names into a stack); experiments and provider_meta
-// are ignored, with a warning.
+// move the state it names into a stack); experiments, provider_meta and
+// OpenTofu's encryption are ignored, with a warning.
 func (m *module) terraform(b *hcl.Block) {
 	content, diags := b.Body.Content(terraformSchema)
 	m.report(diags)
@@ -390,6 +390,11 @@ func (m *module) terraform(b *hcl.Block) {
 		case "provider_meta":
 			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider metadata not sent",
 				Detail: "Cairn does not send provider_meta to providers; the block is ignored.", Subject: blk.DefRange.Ptr()})
+		case "encryption":
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "State encryption not used",
+				Detail: "Cairn keeps the state in its stacks and encrypts the secrets in it with the stack's passphrase " +
+					"(CAIRN_CONFIG_PASSPHRASE); the encryption block is ignored.",
+				Subject: blk.DefRange.Ptr()})
 		}
 	}
 }
