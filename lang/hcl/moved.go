@@ -242,11 +242,25 @@ func (m *module) importBlock(b *hcl.Block) {
 		return
 	}
 	r, _ := m.node(to).(*eval.Resource)
-	if r == nil || to.typ == "module" || len(to.modules) > 0 {
-		m.errorf(to.rng, "Import target not declared", "%s is not a resource declared in this module; declare it, with the arguments it has, before importing it (Cairn imports into the module of the import block only).", to)
+	if r == nil || to.typ == "module" {
+		m.errorf(to.rng, "Import target not declared", "%s is not a declared resource; declare it, with the arguments it has, before importing it.", to)
 		return
 	}
 	id := content.Attributes["id"].Expr
+	if _, calls := m.scopeOf(to); len(calls) > 0 {
+		if fe := content.Attributes["for_each"]; fe != nil {
+			m.errorf(fe.NameRange, "Unsupported import for_each", "An import block with for_each imports into this module's resources only; write one import block for each resource of %s.", to)
+			return
+		}
+		for i, c := range calls {
+			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
+				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
+				return
+			}
+		}
+		m.importIntoModule(to, r, calls, id)
+		return
+	}
 	if fe := content.Attributes["for_each"]; fe != nil {
 		if key == nil && to.key == cty.NilVal || !r.Expansion.Expanded() {
 			m.errorf(to.rng, "Import key needed", "An import block with for_each imports instances of a resource with count or for_each: name one by a key from each, as in %s[each.key].", to)
@@ -259,7 +273,7 @@ func (m *module) importBlock(b *hcl.Block) {
 		return
 	}
 	if to.key != cty.NilVal {
-		id = instanceOnly(r, to.key, id, r.Options.Import)
+		id = instanceOnly(r.Expansion, to.key, id, r.Options.Import)
 	} else if r.Options.Import != nil {
 		m.errorf(b.DefRange, "Duplicate import", "%s is imported already; import it once.", to)
 		return
@@ -308,12 +322,13 @@ func importEach(r *eval.Resource, forEach, key, id, otherwise hcl.Expression) hc
 	}
 }
 
-// instanceOnly returns an expression that is e for the instance of r with
-// key, and otherwise (for the other instances).
-func instanceOnly(r *eval.Resource, key cty.Value, e, otherwise hcl.Expression) hcl.Expression {
+// instanceOnly returns an expression that is e for the instance with key
+// of a resource or module expanded by exp, and otherwise (for the other
+// instances).
+func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression) hcl.Expression {
 	rng := e.Range()
 	which := hcl.Traversal{hcl.TraverseRoot{Name: "count", SrcRange: rng}, hcl.TraverseAttr{Name: "index", SrcRange: rng}}
-	if r.Expansion.ForEach != nil {
+	if exp.ForEach != nil {
 		which = hcl.Traversal{hcl.TraverseRoot{Name: "each", SrcRange: rng}, hcl.TraverseAttr{Name: "key", SrcRange: rng}}
 	}
 	if otherwise == nil {

@@ -35,3 +35,23 @@ import {
   to       = test_thing.keyed[each.key]
   id       = "existing-${each.value}"
 }
+
+# Into a module's resource, and into one instance of a module with count.
+module "child" {
+  source = "./child"
+}
+
+module "counted" {
+  source = "./child"
+  count  = 2
+}
+
+import {
+  to = module.child.test_thing.inner
+  id = "existing-id"
+}
+
+import {
+  to = module.counted[1].test_thing.inner
+  id = "existing-id-${var.adopt["a"]}"
+}

@@ -85,3 +85,8 @@ import {
   to       = cairnfw_file.imported[each.value]
   id       = "${each.value}"
 }
+
+import {
+  to = module.two.cairnfw_file.imp3
+  id = "imp3"
+}

@@ -13,3 +13,8 @@ resource "cairnfw_file" "a" {
   name    = "a"
   content = "a"
 }
+
+resource "cairnfw_file" "imp3" {
+  name    = "imp3"
+  content = "imported"
+}
