@@ -40,8 +40,8 @@
 //
 // Replacements delete the old resource before they create the new one, as
 // Terraform does; lifecycle { create_before_destroy = true } creates first,
-// which is the Pulumi engine's own default, and so do the resources of the
-// module it depends on, as Terraform propagates it. Options without a Terraform
+// which is the Pulumi engine's own default, and so do the resources it
+// depends on, as Terraform propagates it. Options without a Terraform
 // twin go in a nested pulumi block: protect, retain_on_delete, deleted_with,
 // replace_on_changes, additional_secret_outputs, aliases, custom_timeouts,
 // import_id, version, plugin_download_url, name, parent, hide_diffs,

@@ -166,6 +166,7 @@ func (l *loader) parse(name string, src []byte) *hcl.File {
 func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
 	root := l.module(l.root, "the root module", src, nil)
 	l.rootVariables(root)
+	propagateCreateFirst(root.nodes, root.res)
 	prog := &eval.Program{
 		Root:    root.scope(),
 		Project: l.opts.Project,
@@ -192,7 +193,6 @@ func (l *loader) module(dir, where string, src sources, stack []string) *module 
 		"cwd":    cty.StringVal(l.root),
 	})}
 	m.decode(m.override(l.blocks(src.files), l.blocks(src.overrides)))
-	m.propagateCreateFirst()
 	return m
 }
 

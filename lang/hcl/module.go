@@ -146,6 +146,7 @@ func (m *module) call(b *hcl.Block) {
 		mod.Options.Providers = m.defaultProviders(b.DefRange)
 	}
 	body := m.l.module(dir, "module."+name, m.l.readDir(dir), m.stack)
+	body.res.call, body.res.caller = mod, m.res
 	mod.Body = body.scope()
 	inputShape := &shape{fields: map[string]*field{}, types: newTypes(nil)}
 	for _, n := range body.nodes {

@@ -29,13 +29,18 @@ type resolver struct {
 	// deprecated are the messages of the module's deprecated outputs, by
 	// name, said where a caller refers to them.
 	deprecated map[string]string
+	outputs    map[string]*eval.Output
+	// call is the module call of a module's body, and caller the module
+	// that makes it; nil at the root.
+	call   *eval.Module
+	caller *resolver
 }
 
 func newResolver(where string, paths map[string]cty.Value) *resolver {
 	return &resolver{where: where, vars: map[string]eval.Node{}, locals: map[string]eval.Node{}, modules: map[string]eval.Node{},
 		resources: map[string]map[string]eval.Node{}, data: map[string]map[string]eval.Node{},
 		providers: map[string]map[string]eval.Node{}, paths: paths, scoped: map[eval.Node]eval.Node{},
-		deprecated: map[string]string{}}
+		deprecated: map[string]string{}, outputs: map[string]*eval.Output{}}
 }
 
 // add records a node under its namespace and name; the first of

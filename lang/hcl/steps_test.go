@@ -237,7 +237,7 @@ removed {
 // TestReplacementOrder checks the default order of a replacement, delete
 // before create as in Terraform, and create_before_destroy, also where a
 // resource that depends on the replaced one has it (Terraform propagates
-// it to dependencies).
+// it to dependencies), there through a module's input.
 func TestReplacementOrder(t *testing.T) {
 	const dependent = `
 resource "command_local_command" "user" {
@@ -254,8 +254,18 @@ resource "command_local_command" "user" {
 		{"", "", "created one\ndeleted\ncreated two\n"},
 		{"lifecycle {\n create_before_destroy = true\n}", "", "created one\ncreated two\ndeleted\n"},
 		{"", dependent, "created one\ncreated two\ndeleted\n"},
+		{"", "module \"user\" {\n  source = \"./user\"\n  dir    = command_local_command.step.dir\n}", "created one\ncreated two\ndeleted\n"},
 	} {
 		s := langtest.NewStack(t, load)
+		s.Write("user/main.hcl", `
+variable "dir" {}
+resource "command_local_command" "user" {
+  dir    = var.dir
+  create = "true"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`)
 		program := func(trigger string) string {
 			return fmt.Sprintf(`
 resource "command_local_command" "step" {

@@ -142,6 +142,7 @@ func (m *module) output(b *hcl.Block) {
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
 	}
+	m.res.outputs[o.Name] = o
 	if msg := m.constantString(content.Attributes["deprecated"]); msg != "" {
 		m.res.deprecated[o.Name] = msg
 	}
