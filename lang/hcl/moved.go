@@ -388,8 +388,20 @@ func (m *module) removed(b *hcl.Block) {
 	if diags.HasErrors() {
 		return
 	}
-	m.nodes = append(m.nodes, &eval.Removed{
+	n := &eval.Removed{
 		Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange},
 		Type: token,
-	})
+	}
+	if len(from.modules) == 0 {
+		m.nodes = append(m.nodes, n)
+		return
+	}
+	// A module's resource is forgotten in the module's body, which names it.
+	_, calls := m.scopeOf(from)
+	if len(calls) < len(from.modules) || m.expanded(from) || from.keyed() && from.key == cty.NilVal {
+		m.errorf(from.rng, "Unsupported removed address", "%s must be in a declared module without count or for_each; forget the resources of a module that is gone, or expanded, with `cairn state delete`.", from)
+		return
+	}
+	body := calls[len(calls)-1].Body
+	body.Nodes = append(body.Nodes, n)
 }

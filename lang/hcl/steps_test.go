@@ -234,6 +234,29 @@ removed {
 	langtest.Equal(t, "log", lines, []string{"created-deleted", "created-kept", "deleted-deleted"})
 }
 
+// TestRemovedInModule forgets a resource of a module with a removed block
+// of its caller: the module's resource leaves the stack, undeleted.
+func TestRemovedInModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `module "site" { source = "./site" }`)
+	s.Write("site/main.hcl", `
+resource "test_thing" "kept" { name = "kept" }
+resource "test_thing" "stays" { name = "stays" }
+`)
+	s.Up()
+	s.Write("site/main.hcl", `resource "test_thing" "stays" { name = "stays" }`)
+	s.Write("main.hcl", `
+module "site" { source = "./site" }
+removed {
+  from = module.site.test_thing.kept
+  lifecycle {
+    destroy = false
+  }
+}
+`)
+	langtest.Equal(t, "remove", s.Up(), []string{"discard site.kept"})
+}
+
 // TestReplacementOrder checks the default order of a replacement, delete
 // before create as in Terraform, and create_before_destroy, also where a
 // resource that depends on the replaced one has it (Terraform propagates
