@@ -218,7 +218,8 @@ func (m *module) betweenModules(from, to address, mv *eval.Moved) bool {
 	return true
 }
 
-var importSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}, {Name: "for_each"}}}
+var importSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}, {Name: "for_each"},
+	{Name: "provider"}}}
 
 // importBlock decodes an import block: the resource (or instance) at to
 // adopts the existing resource whose provider ID is id. With for_each, to
@@ -244,6 +245,11 @@ func (m *module) importBlock(b *hcl.Block) {
 	r, _ := m.node(to).(*eval.Resource)
 	if r == nil || to.typ == "module" {
 		m.errorf(to.rng, "Import target not declared", "%s is not a declared resource; declare it, with the arguments it has, before importing it.", to)
+		return
+	}
+	if p := content.Attributes["provider"]; p != nil && !sameReference(p.Expr, r.Options.Provider) {
+		m.errorf(p.Expr.Range(), "Invalid import provider argument",
+			"The provider argument of %s must be given, and be the one this import block names; the resource's provider imports it.", to)
 		return
 	}
 	id := content.Attributes["id"].Expr
@@ -279,6 +285,27 @@ func (m *module) importBlock(b *hcl.Block) {
 		return
 	}
 	r.Options.Import = id
+}
+
+// sameReference reports whether two expressions are the same reference,
+// such as aws.east.
+func sameReference(a, b hcl.Expression) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	ta, da := hcl.AbsTraversalForExpr(a)
+	tb, db := hcl.AbsTraversalForExpr(b)
+	if da.HasErrors() || db.HasErrors() || len(ta) != len(tb) {
+		return false
+	}
+	for i := range ta {
+		na, _ := attrName(ta, i)
+		nb, _ := attrName(tb, i)
+		if na == "" || na != nb {
+			return false
+		}
+	}
+	return true
 }
 
 // importEach returns an expression that is the ID the import of each

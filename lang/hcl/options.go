@@ -60,8 +60,9 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 }
 
 // enabled reads OpenTofu's enabled: one instance or none, instead of count
-// or for_each; the instance takes over the state of the instance [0] a
-// count of 0 or 1 made, as OpenTofu moves it.
+// or for_each; the instance of a resource or module (moved not nil) takes
+// over the state of the instance [0] a count of 0 or 1 made, as OpenTofu
+// moves it.
 func (m *module) enabled(a *hcl.Attribute, e *eval.Expansion, moved *[]eval.Moved, name string) {
 	if a == nil {
 		return
@@ -72,7 +73,9 @@ func (m *module) enabled(a *hcl.Attribute, e *eval.Expansion, moved *[]eval.Move
 		return
 	}
 	e.Enabled = a.Expr
-	*moved = append(*moved, eval.Moved{From: name + "[0]", Range: a.Range})
+	if moved != nil {
+		*moved = append(*moved, eval.Moved{From: name + "[0]", Range: a.Range})
+	}
 }
 
 // conditions reads precondition and postcondition blocks.

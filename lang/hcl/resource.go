@@ -27,7 +27,7 @@ var dataSchema = &hcl.BodySchema{
 }
 
 // dataLifecycleSchema is the schema of a data block's lifecycle block.
-var dataLifecycleSchema = &hcl.BodySchema{Blocks: conditionBlocks}
+var dataLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}, Blocks: conditionBlocks}
 
 // resource decodes a resource block.
 func (m *module) resource(b *hcl.Block) {
@@ -89,6 +89,7 @@ func (m *module) data(b *hcl.Block) *eval.Invoke {
 		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
 		m.report(diags)
 		m.conditions(lcContent.Blocks, &inv.Conditions)
+		m.enabled(lcContent.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
 	}
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)

@@ -23,3 +23,15 @@ output "on" {
 output "off" {
   value = test_thing.off == null ? "null" : "not null"
 }
+
+# A data source too: not read when disabled.
+data "test_get_thing" "off" {
+  name = "off"
+  lifecycle {
+    enabled = false
+  }
+}
+
+output "read" {
+  value = data.test_get_thing.off == null
+}

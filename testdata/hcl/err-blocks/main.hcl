@@ -43,3 +43,11 @@ resouce "test_thing" "typo" {}
 provider "test" {
   for_each = toset(["a"])
 }
+
+resource "test_thing" "west" {}
+
+import {
+  to       = test_thing.west
+  id       = "w"
+  provider = test.west
+}

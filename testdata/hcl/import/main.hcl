@@ -55,3 +55,19 @@ import {
   to = module.counted[1].test_thing.inner
   id = "existing-id-${var.adopt["a"]}"
 }
+
+# An import block's provider is the resource's.
+provider "test" {
+  alias = "east"
+}
+
+resource "test_thing" "eastern" {
+  name     = "adopted"
+  provider = test.east
+}
+
+import {
+  to       = test_thing.eastern
+  id       = "existing-id"
+  provider = test.east
+}
