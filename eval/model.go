@@ -292,7 +292,7 @@ type Removed struct {
 	// Decl.Name is the resource's name in its scope, with its instance key
 	// if it had one.
 	Decl
-	Type string // its type token
+	Type string // its type token; "" for a module, forgotten with what is under it
 }
 
 // Output is a stack output (or, in a module body, an output of the module).

@@ -45,11 +45,16 @@ func (s *scopeRun) movedAliases(moves []Moved, in *instance) []deploy.Alias {
 	return out
 }
 
-// forget asks the engine to drop a removed resource from the stack
-// without deleting it.
+// forget asks the engine to drop a removed resource (or module) from the
+// stack without deleting it.
 func (s *scopeRun) forget(ctx context.Context, n *Removed) (cty.Value, bool) {
-	urn := resource.NewURN(s.r.info.Stack, s.r.info.Project, s.parent.QualifiedType(), n.Type, s.prefix+n.Name)
-	if err := s.r.info.Monitor.Forget(ctx, urn); err != nil {
+	var err error
+	if n.Type == "" {
+		err = s.r.info.Monitor.ForgetComponent(ctx, s.parent, s.prefix+n.Name)
+	} else {
+		err = s.r.info.Monitor.Forget(ctx, resource.NewURN(s.r.info.Stack, s.r.info.Project, s.parent.QualifiedType(), n.Type, s.prefix+n.Name))
+	}
+	if err != nil {
 		s.r.registerFailure(&n.Decl, "forget", err)
 		return cty.DynamicVal, false
 	}

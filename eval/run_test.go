@@ -126,6 +126,13 @@ func (m *monitor) Forget(_ context.Context, urn resource.URN) error {
 	return nil
 }
 
+func (m *monitor) ForgetComponent(_ context.Context, parent resource.URN, name string) error {
+	m.mu.Lock()
+	m.forgot = append(m.forgot, resource.URN(string(parent)+"/"+name))
+	m.mu.Unlock()
+	return nil
+}
+
 func (m *monitor) Call(context.Context, deploy.CallRequest) (*deploy.CallResponse, error) {
 	return nil, errors.New("not supported")
 }

@@ -406,18 +406,16 @@ func (m *module) removed(b *hcl.Block) {
 	if destroy {
 		return
 	}
+	n := &eval.Removed{Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
 	if from.typ == "module" {
-		m.errorf(from.rng, "Unsupported removed module", "Only resources can be forgotten; list the module's resources instead.")
-		return
-	}
-	token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
-	m.report(diags)
-	if diags.HasErrors() {
-		return
-	}
-	n := &eval.Removed{
-		Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange},
-		Type: token,
+		n.Noun = "removed module"
+	} else {
+		token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
+		m.report(diags)
+		if diags.HasErrors() {
+			return
+		}
+		n.Type = token
 	}
 	if len(from.modules) == 0 {
 		m.nodes = append(m.nodes, n)

@@ -234,6 +234,46 @@ removed {
 	langtest.Equal(t, "log", lines, []string{"created-deleted", "created-kept", "deleted-deleted"})
 }
 
+// TestRemovedModule forgets whole modules, one with instances and one
+// with a module in it, once their blocks are gone: nothing is deleted.
+func TestRemovedModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+module "site" { source = "./site" }
+module "many" {
+  source = "./leaf"
+  count  = 2
+}
+resource "test_thing" "other" { name = "other" }
+`)
+	s.Write("site/main.hcl", `
+resource "test_thing" "a" { name = "a" }
+module "inner" { source = "../leaf" }
+`)
+	s.Write("leaf/main.hcl", `resource "test_thing" "leaf" { name = "leaf" }`)
+	s.Up()
+	s.Write("main.hcl", `
+resource "test_thing" "other" { name = "other" }
+removed {
+  from = module.site
+  lifecycle {
+    destroy = false
+  }
+}
+removed {
+  from = module.many
+  lifecycle {
+    destroy = false
+  }
+}
+`)
+	langtest.Equal(t, "remove", s.Up(), []string{"discard many[0]", "discard many[0].leaf", "discard many[1]", "discard many[1].leaf",
+		"discard site", "discard site.a", "discard site.inner", "discard site.inner.leaf"})
+	if s.Find("other") == nil || s.Find("site.a") != nil {
+		t.Error("the state after forgetting modules is wrong")
+	}
+}
+
 // TestRemovedInModule forgets a resource of a module with a removed block
 // of its caller: the module's resource leaves the stack, undeleted.
 func TestRemovedInModule(t *testing.T) {

@@ -1,8 +1,8 @@
 # A refactoring, in change/: moved blocks into a module, out of one,
 # between a module's instances, a module's rename and from count to
-# for_each; a removed block that forgets a resource; import blocks, with
-# for_each and into a module. The plan moves, forgets and imports, and
-# creates, updates or deletes nothing.
+# for_each; removed blocks that forget a resource and a whole module;
+# import blocks, with for_each and into a module. The plan moves, forgets
+# and imports, and creates, updates or deletes nothing.
 terraform {
   required_providers {
     cairnfw = { source = "cairn/cairnfw", version = "~> 1.0" }
@@ -28,6 +28,10 @@ module "two" {
 
 module "site" {
   source = "./modules/site"
+}
+
+module "legacy" {
+  source = "./modules/legacy"
 }
 
 module "keyed" {

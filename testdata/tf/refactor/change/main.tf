@@ -73,6 +73,14 @@ moved {
 }
 
 removed {
+  from = module.legacy
+
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
   from = cairnfw_file.old
 
   lifecycle {
