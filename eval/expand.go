@@ -26,14 +26,14 @@ func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 	ectx := s.evalContext(v, nil)
 	if exp.Count != nil {
 		val, ok := s.eval(ectx, exp.Count)
-		if !ok {
+		if !ok || !s.refuseEphemeral(val, exp.Count.Range(), "Invalid count", "The count is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 			return single, nil, false
 		}
 		n, known, diags := countOf(val, exp.Count.Range())
 		return s.expansion(v, counted, known, diags, func() []*instance { return countInstances(n) }, exp.Count.Range())
 	}
 	val, ok := s.eval(ectx, exp.ForEach)
-	if !ok {
+	if !ok || !s.refuseEphemeral(val, exp.ForEach.Range(), "Invalid forEach", "forEach is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 		return single, nil, false
 	}
 	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.Dialect.Unsecret)

@@ -338,15 +338,17 @@ func TestEphemeral(t *testing.T) {
 }
 
 // TestEphemeralRefused checks that ephemeral values cannot reach what is
-// kept: a resource's arguments, an output that is not ephemeral, a
-// module's input that is not.
+// kept: a resource's or data source's arguments, a count, an output that
+// is not ephemeral, a module's input that is not.
 func TestEphemeralRefused(t *testing.T) {
 	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
 	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing", Properties: expr(t, `{ tags = { a = token } }`)}
 	out := &eval.Output{Decl: decl("out", "output"), Value: expr(t, `token`)}
 	input := &eval.Config{Decl: decl("in", "variable"), Type: cty.String}
 	mod := &eval.Module{Decl: decl("m", "module"), Type: "cairn:index:Module", Body: scope(input), Inputs: expr(t, `{ in = token }`)}
-	err := run(t, &eval.Program{Root: scope(token, thing, out, mod)}, newMonitor(), nil)
+	read := &eval.Invoke{Decl: decl("read", "data source"), Token: "test:index:getThing", Args: expr(t, `{ name = token }`)}
+	counted := &eval.Resource{Decl: decl("counted", "resource"), Type: "test:index:Thing", Expansion: eval.Expansion{Count: expr(t, `length(token)`)}}
+	err := run(t, &eval.Program{Root: scope(token, thing, out, mod, read, counted)}, newMonitor(), nil)
 	var de *eval.DiagnosticsError
 	if !errors.As(err, &de) {
 		t.Fatalf("want errors, got %v", err)
@@ -358,7 +360,9 @@ func TestEphemeralRefused(t *testing.T) {
 	sort.Strings(got)
 	want := []string{
 		`Ephemeral value not allowed for input in: The value of the input "in" of module "m" is ephemeral; declare the variable ephemeral = true (test.hcl:1:1), or pass ephemeralasnull(…).`,
+		"Ephemeral value used in non-ephemeral context: name is ephemeral",
 		"Ephemeral value used in non-ephemeral context: tags.a is ephemeral",
+		"Invalid count: The count is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.",
 		"Output does not allow ephemeral value: The value is ephemeral, which is never kept; only a module's output declared ephemeral = true may have one (ephemeralasnull(…) makes it null).",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
