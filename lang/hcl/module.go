@@ -131,11 +131,7 @@ func (m *module) call(b *hcl.Block) {
 	}
 	mod.Type = "hcl:module:" + typeToken(filepath.Base(dir))
 	m.expansion(content, &mod.Expansion)
-	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
-		lcContent, diags := lc.Body.Content(moduleLifecycleSchema)
-		m.report(diags)
-		m.enabled(lcContent.Attributes["enabled"], &mod.Expansion, &mod.Options.Moved, name)
-	}
+	m.moduleLifecycle(content.Blocks, mod)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
 		mod.Options.DependsOn = d.Expr
@@ -155,13 +151,7 @@ func (m *module) call(b *hcl.Block) {
 		}
 	}
 	m.report(inputShape.check(inputs))
-	given, _ := inputs.JustAttributes()
-	for _, n := range body.nodes {
-		if c, ok := n.(*eval.Config); ok && c.Deprecated != "" && given[c.Name] != nil {
-			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated input %s", c.Name),
-				Detail: c.Deprecated, Subject: given[c.Name].Range.Ptr()})
-		}
-	}
+	m.deprecatedInputs(body.nodes, inputs)
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
 }
 

@@ -59,6 +59,15 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
 }
 
+// moduleLifecycle reads a module block's lifecycle block: enabled.
+func (m *module) moduleLifecycle(blocks []*hcl.Block, mod *eval.Module) {
+	if lc := m.single(blocks, "lifecycle"); lc != nil {
+		content, diags := lc.Body.Content(moduleLifecycleSchema)
+		m.report(diags)
+		m.enabled(content.Attributes["enabled"], &mod.Expansion, &mod.Options.Moved, mod.Name)
+	}
+}
+
 // enabled reads OpenTofu's enabled: one instance or none, instead of count
 // or for_each; the instance of a resource or module (moved not nil) takes
 // over the state of the instance [0] a count of 0 or 1 made, as OpenTofu

@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -92,6 +93,18 @@ func (m *module) constantBool(a *hcl.Attribute, def bool) bool {
 		return def
 	}
 	return v.True()
+}
+
+// deprecatedInputs warns of the arguments of a module call that give a
+// value to a deprecated variable of the module's body.
+func (m *module) deprecatedInputs(body []eval.Node, inputs hcl.Body) {
+	given, _ := inputs.JustAttributes()
+	for _, n := range body {
+		if c, ok := n.(*eval.Config); ok && c.Deprecated != "" && given[c.Name] != nil {
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated input %s", c.Name),
+				Detail: c.Deprecated, Subject: given[c.Name].Range.Ptr()})
+		}
+	}
 }
 
 // constantString returns the value of an argument that must be a
