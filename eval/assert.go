@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -8,14 +9,41 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// check evaluates a check's assertions; a false one is a warning.
+// check evaluates a check's assertions; a false one is a warning, and so
+// is one a preview cannot evaluate yet.
 func (s *scopeRun) check(c *Check, ectx *hcl.EvalContext) (cty.Value, bool) {
 	for _, a := range c.Assertions {
+		if cond, ok := s.eval(ectx, a.Condition); ok && !cond.IsWhollyKnown() {
+			s.r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Check %s known after the update", c.Name),
+				Detail:  "The condition cannot be evaluated yet; it will be when the update runs.",
+				Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ectx}})
+			continue
+		}
 		if !s.assert(a, ectx, hcl.DiagWarning, fmt.Sprintf("Check %s failed", c.Name)) {
 			return cty.DynamicVal, false
 		}
 	}
 	return cty.NullVal(cty.DynamicPseudoType), true
+}
+
+// scopedRead reads a data source scoped to a check, reporting its errors
+// as warnings. When it fails, the check that refers to it fails silently:
+// its assertions are skipped, as Terraform skips them.
+func (s *scopeRun) scopedRead(ctx context.Context, v *vertex, n *Invoke, ectx *hcl.EvalContext) (cty.Value, bool) {
+	r := &run{prog: s.r.prog, info: s.r.info, graph: s.r.graph, types: s.r.types, configs: s.r.configs}
+	inner := &scopeRun{r: r, g: s.g, parent: s.parent, prefix: s.prefix, configs: s.configs, funcs: s.funcs, states: s.states}
+	val, ok := inner.invokeNode(ctx, v, n, ectx)
+	for _, err := range r.steps {
+		s.r.stepFailed(err) // the engine's own failures (a cancellation) stay failures
+	}
+	warnings := make(hcl.Diagnostics, len(r.diags.diags))
+	for i, d := range r.diags.diags {
+		w := *d
+		w.Severity = hcl.DiagWarning
+		warnings[i] = &w
+	}
+	s.r.report(warnings)
+	return val, ok
 }
 
 // validate evaluates the validations of a configuration value; a false one

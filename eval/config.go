@@ -41,7 +41,10 @@ func ConfigValue(c *Config, project string, config map[string]resource.Value) (c
 		}
 		return defaultValue(c, key, project)
 	}
-	secret := c.Secret || raw.ContainsSecrets()
+	// An ephemeral value is stored encrypted but is not secret: it never
+	// reaches the state anyway (the configuration of a provider keeps it
+	// as a secret).
+	secret := c.Secret || raw.ContainsSecrets() && !c.Ephemeral
 	v, err := c.convertConfig(raw.Unsecret())
 	if err != nil {
 		return cty.DynamicVal, hcl.Diagnostics{errorDiag(c.NameRange,

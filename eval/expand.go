@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/cairn-iac/cairn/eval/values"
 )
@@ -16,20 +17,23 @@ import (
 // instances (with a warning); during an update it is an error.
 func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 	exp := expansionOf(v.node)
+	if exp != nil && exp.Enabled != nil {
+		return s.enabled(v, exp.Enabled)
+	}
 	if exp == nil || !exp.Expanded() {
 		return single, []*instance{{done: make(chan struct{})}}, true
 	}
 	ectx := s.evalContext(v, nil)
 	if exp.Count != nil {
 		val, ok := s.eval(ectx, exp.Count)
-		if !ok {
+		if !ok || !s.refuseEphemeral(val, exp.Count.Range(), "Invalid count", "The count is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 			return single, nil, false
 		}
 		n, known, diags := countOf(val, exp.Count.Range())
 		return s.expansion(v, counted, known, diags, func() []*instance { return countInstances(n) }, exp.Count.Range())
 	}
 	val, ok := s.eval(ectx, exp.ForEach)
-	if !ok {
+	if !ok || !s.refuseEphemeral(val, exp.ForEach.Range(), "Invalid forEach", "forEach is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 		return single, nil, false
 	}
 	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.Dialect.Unsecret)
@@ -61,9 +65,31 @@ func (s *scopeRun) expansion(v *vertex, mode expansionMode, known bool, diags hc
 	return single, nil, false
 }
 
+// enabled evaluates Expansion.Enabled: one instance when it is true, none
+// when it is false.
+func (s *scopeRun) enabled(v *vertex, e hcl.Expression) (expansionMode, []*instance, bool) {
+	val, ok := s.eval(s.evalContext(v, nil), e)
+	if !ok {
+		return single, nil, false
+	}
+	val, _ = val.Unmark()
+	val, err := convert.Convert(val, cty.Bool)
+	var diags hcl.Diagnostics
+	switch {
+	case err != nil || val.IsKnown() && val.IsNull():
+		diags = hcl.Diagnostics{errorDiag(e.Range(), "Invalid enabled value", "enabled must be true or false.")}
+	case val.IsKnown() && val.False():
+		return disabled, nil, true
+	}
+	return s.expansion(v, single, val.IsKnown(), diags, func() []*instance { return []*instance{{done: make(chan struct{})}} }, e.Range())
+}
+
 func expansionWord(mode expansionMode) string {
-	if mode == counted {
+	switch mode {
+	case counted:
 		return "count"
+	case single:
+		return "enabled"
 	}
 	return "forEach"
 }

@@ -167,6 +167,8 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 		return cty.DynamicVal, true
 	}
 	args, ok := s.properties(n.Args, ectx)
+	ok = ok && s.refuseEphemeral(args, rangeOr(n.Args, n.NameRange), "Ephemeral value used in non-ephemeral context",
+		"Ephemeral values are never kept, so a data source's arguments cannot refer to them (ephemeralasnull(…) makes one null).")
 	o := s.options(ectx)
 	prov := o.provider(n.Options.Provider)
 	version := o.string(n.Options.Version)

@@ -52,6 +52,14 @@ type Config struct {
 	Type    cty.Type
 	Default hcl.Expression // nil: the value is required
 	Secret  bool
+	// Ephemeral marks the value values.Ephemeral: it may go to providers'
+	// configurations, local values and ephemeral outputs, not to
+	// resources or other outputs. A module's input that is not
+	// ephemeral refuses such a value.
+	Ephemeral bool
+	// Deprecated, when set, is said in a warning when the stack's input
+	// is given a value.
+	Deprecated string
 	// Defaults fills in the optional attributes a value leaves out of an
 	// object type (HCL's optional(type, default)); nil: none.
 	Defaults *typeexpr.Defaults
@@ -175,8 +183,22 @@ type Moved struct {
 	// Key limits the move to the instance with this key, written as in
 	// instance names (0, "a"). When Key is "" the move applies to every
 	// instance, which keep their keys unless From has one.
-	Key   string
-	Range hcl.Range
+	Key string
+	// Up is how many modules up from the resource's scope the move is
+	// declared, when it moves the resource between modules; From is then
+	// the name in the module instances FromModules, from the scope of the
+	// declaration, and the move applies in the module instances Within
+	// (from there too) only.
+	Up          int
+	FromModules []MovedModule
+	Within      []string
+	Range       hcl.Range
+}
+
+// MovedModule is a module instance a resource moved out of: its name with
+// its key (site, site[0]) and its component's type.
+type MovedModule struct {
+	Name, Type string
 }
 
 func (o *ResourceOptions) expressions() []hcl.Expression {
@@ -200,6 +222,10 @@ type Get struct {
 type Expansion struct {
 	Count   hcl.Expression
 	ForEach hcl.Expression
+	// Enabled, a bool, makes a node without count or forEach have its one
+	// instance or none, its value then null (OpenTofu's lifecycle {
+	// enabled }).
+	Enabled hcl.Expression
 }
 
 // Expanded reports whether the node has instances.
@@ -219,6 +245,10 @@ type Invoke struct {
 	// resource or module it depends on would change (HCL's data sources,
 	// as Terraform defers their reads).
 	DeferChanged bool
+	// Check is the check block the invoke is scoped to (HCL's data block
+	// in a check block), or nil: its errors are warnings, and when it fails
+	// the check's assertions are skipped.
+	Check *Check
 }
 
 // InvokeOptions are the options of an invoke.
@@ -262,7 +292,7 @@ type Removed struct {
 	// Decl.Name is the resource's name in its scope, with its instance key
 	// if it had one.
 	Decl
-	Type string // its type token
+	Type string // its type token; "" for a module, forgotten with what is under it
 }
 
 // Output is a stack output (or, in a module body, an output of the module).
@@ -270,6 +300,10 @@ type Output struct {
 	Decl
 	Value  hcl.Expression
 	Secret bool
+	// Ephemeral allows an ephemeral value, and marks the value so: the
+	// output of a module, left out of its component's outputs. Another
+	// output refuses an ephemeral value.
+	Ephemeral bool
 	// Preconditions are checked before the value is; a false one is an
 	// error.
 	Preconditions []Assertion
@@ -288,7 +322,7 @@ func (l *Local) Expressions() []hcl.Expression { return []hcl.Expression{l.Value
 
 // Expressions implements Node.
 func (r *Resource) Expressions() []hcl.Expression {
-	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach},
+	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach, r.Expansion.Enabled},
 		r.Options.expressions()...)
 	out = append(out, r.Conditions.expressions()...)
 	if r.Get != nil {
@@ -299,13 +333,13 @@ func (r *Resource) Expressions() []hcl.Expression {
 
 // Expressions implements Node.
 func (i *Invoke) Expressions() []hcl.Expression {
-	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Options.DependsOn,
+	return append([]hcl.Expression{i.Args, i.Expansion.Count, i.Expansion.ForEach, i.Expansion.Enabled, i.Options.DependsOn,
 		i.Options.Provider, i.Options.Version, i.Options.PluginDownloadURL}, i.Conditions.expressions()...)
 }
 
 // Expressions implements Node.
 func (m *Module) Expressions() []hcl.Expression {
-	return append([]hcl.Expression{m.Inputs, m.Expansion.Count, m.Expansion.ForEach}, m.Options.expressions()...)
+	return append([]hcl.Expression{m.Inputs, m.Expansion.Count, m.Expansion.ForEach, m.Expansion.Enabled}, m.Options.expressions()...)
 }
 
 // Expressions implements Node.

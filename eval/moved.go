@@ -11,27 +11,50 @@ import (
 )
 
 // movedAliases returns the aliases that the moves of a resource or module
-// give one of its instances: its former names, after the scope's prefix.
+// give one of its instances: its former names, after the scope's prefix,
+// or for a move between modules the former name and parent from the scope
+// that declares the move.
 func (s *scopeRun) movedAliases(moves []Moved, in *instance) []deploy.Alias {
 	var out []deploy.Alias
 	for _, m := range moves {
 		if m.Key != "" && m.Key != in.name {
 			continue
 		}
-		name := s.prefix + m.From
+		from := m.From
 		if m.Key == "" && !strings.Contains(m.From, "[") && in.key != cty.NilVal {
-			name += "[" + in.name + "]"
+			from += "[" + in.name + "]"
 		}
-		out = append(out, deploy.Alias{Name: name, Type: m.Type})
+		if m.Up == 0 && len(m.FromModules) == 0 {
+			out = append(out, deploy.Alias{Name: s.prefix + from, Type: m.Type})
+			continue
+		}
+		d := s
+		for range m.Up {
+			d = d.up
+		}
+		if len(m.Within) > 0 && s.prefix != d.prefix+strings.Join(m.Within, ".")+"." {
+			continue
+		}
+		parent, prefix := d.parent, d.prefix
+		for _, mod := range m.FromModules {
+			parent = resource.NewURN(s.r.info.Stack, s.r.info.Project, parent.QualifiedType(), mod.Type, prefix+mod.Name)
+			prefix += mod.Name + "."
+		}
+		out = append(out, deploy.Alias{Name: prefix + from, Type: m.Type, Parent: parent, NoParent: parent == ""})
 	}
 	return out
 }
 
-// forget asks the engine to drop a removed resource from the stack
-// without deleting it.
+// forget asks the engine to drop a removed resource (or module) from the
+// stack without deleting it.
 func (s *scopeRun) forget(ctx context.Context, n *Removed) (cty.Value, bool) {
-	urn := resource.NewURN(s.r.info.Stack, s.r.info.Project, s.parent.QualifiedType(), n.Type, s.prefix+n.Name)
-	if err := s.r.info.Monitor.Forget(ctx, urn); err != nil {
+	var err error
+	if n.Type == "" {
+		err = s.r.info.Monitor.ForgetComponent(ctx, s.parent, s.prefix+n.Name)
+	} else {
+		err = s.r.info.Monitor.Forget(ctx, resource.NewURN(s.r.info.Stack, s.r.info.Project, s.parent.QualifiedType(), n.Type, s.prefix+n.Name))
+	}
+	if err != nil {
 		s.r.registerFailure(&n.Decl, "forget", err)
 		return cty.DynamicVal, false
 	}

@@ -118,7 +118,11 @@ func (p *Program) prepare(ctx context.Context, info deploy.RunInfo) (*run, hcl.D
 		if c, ok := n.(*Config); ok {
 			v, ds := ConfigValue(c, info.Project, info.Config)
 			diags = append(diags, ds...)
-			r.configs[c] = v
+			if _, set := info.Config[c.FullKey(info.Project)]; c.Deprecated != "" && (set || c.Over != nil || c.Under != nil) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated variable %s given a value", c.Name),
+					Detail: c.Deprecated, Subject: c.DeclRange.Ptr()})
+			}
+			r.configs[c] = ephemeralIf(v, c.Ephemeral)
 		}
 	}
 	return r, diags

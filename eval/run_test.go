@@ -113,12 +113,22 @@ func (m *monitor) Invoke(_ context.Context, req deploy.InvokeRequest) (*deploy.I
 	m.mu.Lock()
 	m.invokes = append(m.invokes, fmt.Sprintf("%s %v", req.Token, resource.Object(req.Args)))
 	m.mu.Unlock()
+	if req.Token == "test:index:fail" {
+		return nil, errors.New("no such thing")
+	}
 	return &deploy.InvokeResponse{Return: resource.Map{"echo": resource.Object(req.Args)}}, nil
 }
 
 func (m *monitor) Forget(_ context.Context, urn resource.URN) error {
 	m.mu.Lock()
 	m.forgot = append(m.forgot, urn)
+	m.mu.Unlock()
+	return nil
+}
+
+func (m *monitor) ForgetComponent(_ context.Context, parent resource.URN, name string) error {
+	m.mu.Lock()
+	m.forgot = append(m.forgot, resource.URN(string(parent)+"/"+name))
 	m.mu.Unlock()
 	return nil
 }
@@ -272,6 +282,91 @@ func TestCheckWarns(t *testing.T) {
 	}
 	if got, want := strings.Join(warnings, "\n"), "Check positive failed: one is not more than two"; got != want {
 		t.Errorf("warnings: got %q, want %q", got, want)
+	}
+}
+
+// TestCheckScopedRead checks the data sources scoped to checks: a failed
+// read is a warning and skips its check's assertions; a read that works
+// feeds them, and the run succeeds either way.
+func TestCheckScopedRead(t *testing.T) {
+	missing := &eval.Check{Decl: decl("missing", "check"), Assertions: []eval.Assertion{
+		{Condition: expr(t, `gone.echo.name == ""`), Message: expr(t, `"never said: the read failed"`)}}}
+	gone := &eval.Invoke{Decl: decl("gone", "data source"), Token: "test:index:fail", Args: expr(t, `{ name = "gone" }`), Check: missing}
+	named := &eval.Check{Decl: decl("named", "check"), Assertions: []eval.Assertion{
+		{Condition: expr(t, `thing.echo.name == "other"`), Message: expr(t, `"named ${thing.echo.name}"`)}}}
+	thing := &eval.Invoke{Decl: decl("thing", "data source"), Token: "test:index:getThing", Args: expr(t, `{ name = "x" }`), Check: named}
+	var warnings []string
+	prog := &eval.Program{Root: scope(missing, gone, named, thing), Warn: func(d *hcl.Diagnostic) { warnings = append(warnings, d.Summary+": "+d.Detail) }}
+	if err := run(t, prog, newMonitor(), nil); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(warnings)
+	want := `Cannot call the function of data source "gone": no such thing; Check named failed: named x`
+	if got := strings.Join(warnings, "; "); got != want {
+		t.Errorf("warnings:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+// TestEphemeral checks ephemeral values: they configure a provider (as
+// a secret, since the state keeps a provider's inputs), pass through
+// local values and a module's ephemeral input and output, are left out of
+// the module's component, and become null with ephemeralasnull.
+func TestEphemeral(t *testing.T) {
+	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
+	local := &eval.Local{Decl: decl("x", "local value"), Value: expr(t, `"${token}-x"`)}
+	prov := &eval.Resource{Decl: decl("p", "provider"), Type: "pulumi:providers:test", Properties: expr(t, `{ key = token }`)}
+	input := &eval.Config{Decl: decl("in", "variable"), Type: cty.String, Ephemeral: true}
+	upper := &eval.Output{Decl: decl("upper", "output"), Value: expr(t, `upper(in)`), Ephemeral: true}
+	kept := &eval.Output{Decl: decl("kept", "output"), Value: expr(t, `"kept"`)}
+	mod := &eval.Module{Decl: decl("m", "module"), Type: "cairn:index:Module", Body: scope(input, upper, kept), Inputs: expr(t, `{ in = x }`)}
+	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ name = coalesce(ephemeralasnull(m.upper), "none") }`)}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(token, local, prov, mod, thing)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if key := m.regs["p"].Properties["key"]; !key.IsSecret() || !key.Unsecret().Equal(resource.String("abc")) {
+		t.Errorf("provider key = %v, want the secret abc", key)
+	}
+	if name := m.regs["thing"].Properties["name"]; !name.Equal(resource.String("none")) {
+		t.Errorf("thing's name = %v, want none", name)
+	}
+	comp := resource.NewURN("dev", "proj", "", "cairn:index:Module", "m")
+	if got := m.outputs[comp]; len(got) != 1 || !got["kept"].Equal(resource.String("kept")) {
+		t.Errorf("the module's component outputs are %v, want kept only", got)
+	}
+}
+
+// TestEphemeralRefused checks that ephemeral values cannot reach what is
+// kept: a resource's or data source's arguments, a count, an output that
+// is not ephemeral, a module's input that is not.
+func TestEphemeralRefused(t *testing.T) {
+	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
+	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing", Properties: expr(t, `{ tags = { a = token } }`)}
+	out := &eval.Output{Decl: decl("out", "output"), Value: expr(t, `token`)}
+	input := &eval.Config{Decl: decl("in", "variable"), Type: cty.String}
+	mod := &eval.Module{Decl: decl("m", "module"), Type: "cairn:index:Module", Body: scope(input), Inputs: expr(t, `{ in = token }`)}
+	read := &eval.Invoke{Decl: decl("read", "data source"), Token: "test:index:getThing", Args: expr(t, `{ name = token }`)}
+	counted := &eval.Resource{Decl: decl("counted", "resource"), Type: "test:index:Thing", Expansion: eval.Expansion{Count: expr(t, `length(token)`)}}
+	err := run(t, &eval.Program{Root: scope(token, thing, out, mod, read, counted)}, newMonitor(), nil)
+	var de *eval.DiagnosticsError
+	if !errors.As(err, &de) {
+		t.Fatalf("want errors, got %v", err)
+	}
+	var got []string
+	for _, d := range de.Diags {
+		got = append(got, d.Summary+": "+strings.SplitN(d.Detail, ". ", 2)[0])
+	}
+	sort.Strings(got)
+	want := []string{
+		`Ephemeral value not allowed for input in: The value of the input "in" of module "m" is ephemeral; declare the variable ephemeral = true (test.hcl:1:1), or pass ephemeralasnull(…).`,
+		"Ephemeral value used in non-ephemeral context: name is ephemeral",
+		"Ephemeral value used in non-ephemeral context: tags.a is ephemeral",
+		"Invalid count: The count is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.",
+		"Output does not allow ephemeral value: The value is ephemeral, which is never kept; only a module's output declared ephemeral = true may have one (ephemeralasnull(…) makes it null).",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\ngot  %q\nwant %q", got, want)
 	}
 }
 

@@ -20,6 +20,7 @@ type scopeRun struct {
 	g       *graph
 	parent  resource.URN // the parent of the scope's resources
 	prefix  string       // of the names of the scope's resources: "" at the root, "site[0]." in a module
+	up      *scopeRun    // the scope of the module instance that holds this one, nil at the root
 	configs map[*Config]cty.Value
 	funcs   map[string]function.Function
 	states  map[Node]*nodeState
@@ -91,10 +92,11 @@ func (st *nodeState) anyChanged() bool {
 type expansionMode int
 
 const (
-	single  expansionMode = iota // the value of its only instance
-	counted                      // a tuple of the instances' values
-	keyed                        // an object of the instances' values by key
-	unknown                      // not known yet (a preview): unknown
+	single   expansionMode = iota // the value of its only instance
+	counted                       // a tuple of the instances' values
+	keyed                         // an object of the instances' values by key
+	unknown                       // not known yet (a preview): unknown
+	disabled                      // no instance (Expansion.Enabled is false): null
 )
 
 func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, configs map[*Config]cty.Value) *scopeRun {
@@ -292,6 +294,8 @@ func (st *nodeState) current() cty.Value {
 			attrs[in.key.AsString()] = vals[i]
 		}
 		return cty.ObjectVal(attrs)
+	case disabled:
+		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	return cty.DynamicVal
 }
@@ -394,10 +398,17 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 			return cty.DynamicVal, false
 		}
 		val, ok := s.eval(ectx, n.Value)
-		return secretIf(val, n.Secret), ok
+		if ok && !n.Ephemeral {
+			ok = s.refuseEphemeral(val, n.Value.Range(), "Output does not allow ephemeral value",
+				"The value is ephemeral, which is never kept; only a module's output declared ephemeral = true may have one (ephemeralasnull(…) makes it null).")
+		}
+		return ephemeralIf(secretIf(val, n.Secret), n.Ephemeral), ok
 	case *Resource:
 		return s.resource(ctx, v, n, in, ectx)
 	case *Invoke:
+		if n.Check != nil {
+			return s.scopedRead(ctx, v, n, ectx)
+		}
 		return s.invokeNode(ctx, v, n, ectx)
 	case *Module:
 		return s.module(ctx, v, n, in, ectx)
@@ -434,6 +445,9 @@ func (s *scopeRun) outputs() (resource.Map, bool) {
 		if st.failed {
 			ok = false
 			continue
+		}
+		if o.Ephemeral {
+			continue // never kept
 		}
 		ev, _, err := values.ToEngine(st.current())
 		if err != nil {

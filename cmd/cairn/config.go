@@ -122,7 +122,7 @@ func (s *session) declaredSecret(key string) string {
 		return ""
 	}
 	for _, n := range prog.Root.Nodes {
-		if c, ok := n.(*eval.Config); ok && c.Secret && c.FullKey(s.project.Name) == key {
+		if c, ok := n.(*eval.Config); ok && (c.Secret || c.Ephemeral) && c.FullKey(s.project.Name) == key {
 			r := c.NameRange
 			if file, err := filepath.Rel(s.project.Dir, r.Filename); err == nil {
 				r.Filename = file

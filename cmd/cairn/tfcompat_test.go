@@ -22,8 +22,9 @@ import (
 // The differential test runs each configuration of testdata/tf under
 // OpenTofu and Terraform (those on PATH) and Cairn, and compares them: the outputs after
 // an apply (values and sensitivity), the changes planned for the change
-// its change.tfvars makes (creates, updates, deletes, replacements by
-// address), and what Cairn makes of the state Terraform wrote: imported
+// its change.tfvars and the files of its change/ folder make (creates,
+// updates, deletes, replacements, imports and forgets by address), and
+// what Cairn makes of the state Terraform wrote: imported
 // into a new stack, it previews no changes. The providers are the test
 // providers of plugins/tfplugin/testdata, built into a filesystem mirror
 // both read, and HashiCorp's providers (hashicorpProviders) found on PATH
@@ -45,10 +46,13 @@ exec $TF init -input=false -no-color
 exec $TF apply -auto-approve -input=false -no-color
 exec $TF output -json
 cp stdout $WORK/tf-outputs.json
-{{if .Change}}exec $TF plan -input=false -no-color -var-file=change.tfvars -out=change.plan
+{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
+{{end}}{{if .Overlay}}exec $TF init -input=false -no-color
+{{end}}exec $TF plan -input=false -no-color{{if .Change}} -var-file=change.tfvars{{end}} -out=change.plan
 exec $TF show -json change.plan
 cp stdout $WORK/tf-plan.json
-{{end}}
+{{range .Overlay}}{{if .New}}rm {{.Name}}{{else}}cp $WORK/orig/{{.Name}} {{.Name}}{{end}}
+{{end}}{{end}}
 cd $WORK/cn
 exec cairn stack init default
 exec cairn up --yes
@@ -57,7 +61,8 @@ cp stdout $WORK/cn-outputs.json
 exec cairn stack output --json
 cp stdout $WORK/cn-masked.json
 tfcompare outputs $WORK/tf-outputs.json $WORK/cn-outputs.json $WORK/cn-masked.json
-{{if .Change}}exec cairn preview --json -var-file=change.tfvars
+{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
+{{end}}exec cairn preview --json{{if .Change}} -var-file=change.tfvars{{end}}
 cp stdout $WORK/cn-plan.json
 tfcompare plan $WORK/tf-plan.json $WORK/cn-plan.json
 {{end}}
@@ -72,7 +77,7 @@ exec cairn stack init default
 exec cairn stack import --from-terraform terraform.tfstate
 exec cairn preview --expect-no-changes
 {{if .Lock}}cp $WORK/tf.lock.hcl .terraform.lock.hcl
-{{end}}exec $TF destroy -auto-approve -input=false -no-color
+{{end}}exec $TF destroy -auto-approve -input=false -no-color{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
 `))
 
 // TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
@@ -97,7 +102,8 @@ func TestTerraformDifferential(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, tool := range tools {
-			if c.IsDir() {
+			_, err := os.Stat(filepath.Join(tfCorpus, c.Name(), "opentofu-only"))
+			if c.IsDir() && (err != nil || filepath.Base(tool) == "tofu") {
 				writeCaseScript(t, filepath.Join(tfCorpus, c.Name()), filepath.Join(scripts, c.Name()+"-"+filepath.Base(tool)+".txtar"), tool)
 			}
 		}
@@ -173,13 +179,22 @@ func buildMirror(t *testing.T, mirror string) {
 	}
 }
 
+// overlayFile is a file of a case's change/ folder, which replaces the
+// case's file of its name (or is added, when New) for the planned change.
+type overlayFile struct {
+	Name string
+	New  bool
+}
+
 // writeCaseScript writes the scenario of the case in dir under tool (tofu
 // or terraform, by its path): the script, and the case's files under tf/
-// and cn/. The folders of its repos/ become git repositories (tagged
-// v1) in $WORK/repos, which REPOS in its files stands for.
+// and cn/, the originals of those change/ replaces under orig/. The
+// folders of its repos/ become git repositories (tagged v1) in
+// $WORK/repos, which REPOS in its files stands for.
 func writeCaseScript(t *testing.T, dir, script, tool string) {
 	var files []txtar.File
 	var repos, usesRepos []string
+	var overlay []overlayFile
 	uses := ""
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -203,6 +218,13 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 		}
 		uses += string(data)
 		files = append(files, txtar.File{Name: "tf/" + rel, Data: data}, txtar.File{Name: "cn/" + rel, Data: data})
+		if name, ok := strings.CutPrefix(rel, "change/"); ok {
+			original, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			overlay = append(overlay, overlayFile{Name: name, New: err != nil})
+			if err == nil {
+				files = append(files, txtar.File{Name: "orig/" + name, Data: original})
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -218,7 +240,7 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	}
 	sort.Strings(needs)
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
-		"Change": statErr == nil, "Needs": needs,
+		"Change": statErr == nil, "Needs": needs, "Overlay": overlay, "Plan": statErr == nil || len(overlay) > 0,
 		"Lock": strings.Contains(uses, "required_providers"), "Repos": repos, "UsesRepos": usesRepos})
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +323,13 @@ func terraformChanges(plan any) map[string]string {
 			op = "delete"
 		case "[delete create]", "[create delete]":
 			op = "replace"
+		case "[forget]":
+			op = "forget"
+		case "[no-op]":
+			if change["importing"] == nil {
+				continue
+			}
+			op = "import"
 		default:
 			continue
 		}
@@ -324,10 +353,18 @@ func cairnChanges(preview any) map[string]string {
 		}
 		types := strings.Split(parts[2], "$")
 		op := fmt.Sprint(step["op"])
+		old, _ := step["oldState"].(map[string]any)
 		switch op {
-		case "create", "update", "delete":
+		case "delete":
+			if old["retainOnDelete"] == true {
+				op = "forget" // OpenTofu's lifecycle { destroy = false }
+			}
+		case "create", "update":
 		case "replace", "create-replacement", "delete-replaced":
 			op = "replace"
+		case "discard":
+			op = "forget"
+		case "import":
 		default:
 			continue
 		}

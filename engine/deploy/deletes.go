@@ -110,8 +110,19 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 	forgotten := maps.Clone(d.forgotten)
 	d.mu.Unlock()
 	deleting := map[resource.URN]bool{}
+	parents := map[resource.URN]resource.URN{}
 	for _, r := range victims {
 		deleting[r.URN] = true
+		parents[r.URN] = r.Parent
+	}
+	// What is under a forgotten resource is forgotten with it.
+	for _, r := range victims {
+		for p := r.Parent; p != ""; p = parents[p] {
+			if forgotten[p] {
+				forgotten[r.URN] = true
+				break
+			}
+		}
 	}
 	var protected []string
 	steps := map[*resource.State]*step{}

@@ -48,7 +48,8 @@
 // A remote component (RegisterRequest.Remote) has no steps: its provider's
 // Construct registers it and its children on the monitor that
 // Options.ServeMonitor serves. A resource the program forgets
-// (Monitor.Forget) leaves the state by a discard step, its provider not
+// (Monitor.Forget, or ForgetComponent for a component of any type) leaves
+// the state by a discard step with what is under it, its provider not
 // called. The random seeds given to Check are HMACs, keyed by a secret the
 // snapshot keeps (snapshot.Seeds), of the deployment's generation and the
 // URN; Options.OpenSeedKey decrypts the stored key when a seed is first

@@ -3,12 +3,14 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 )
 
-// Forget implements Monitor. The resource is discarded with the deletes that
-// follow the program, in their order, so what depends on it goes first.
+// Forget implements Monitor. The resource (and what is under it) is
+// discarded with the deletes that follow the program, in their order, so
+// what depends on it goes first.
 func (d *deployment) Forget(_ context.Context, urn resource.URN) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -16,5 +18,22 @@ func (d *deployment) Forget(_ context.Context, urn resource.URN) error {
 		return fmt.Errorf("cannot forget %s: the program declares it; remove one of the two", urn)
 	}
 	d.forgotten[urn] = true
+	return nil
+}
+
+// ForgetComponent implements Monitor.
+func (d *deployment) ForgetComponent(_ context.Context, parent resource.URN, name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for urn, r := range d.olds {
+		n := urn.Name()
+		if r.Custom || r.Parent != parent || n != name && !strings.HasPrefix(n, name+"[") {
+			continue
+		}
+		if _, registered := d.records[urn]; registered {
+			return fmt.Errorf("cannot forget %s: the program declares it; remove one of the two", urn)
+		}
+		d.forgotten[urn] = true
+	}
 	return nil
 }

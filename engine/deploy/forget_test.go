@@ -75,3 +75,38 @@ func TestForgetConflictsWithDeclaration(t *testing.T) {
 		t.Error("a conflicting forget removed the resource")
 	}
 }
+
+// TestForgetComponent forgets components by parent and name, whatever
+// their type, with their instances and everything under them.
+func TestForgetComponent(t *testing.T) {
+	h := newHarness(t)
+	comp := func(name string) RegisterRequest { return RegisterRequest{Type: "my:module:site", Name: name} }
+	child := func(name string, parent resource.URN) RegisterRequest {
+		r := res(name, nil)
+		r.Parent = parent
+		return r
+	}
+	site := resource.NewURN("dev", "proj", "", "my:module:site", "site")
+	many := resource.NewURN("dev", "proj", "", "my:module:site", "many[0]")
+	h.mustUp(program(comp("site"), child("site.a", site), comp("many[0]"), child("many[0].b", many), comp("sites"), res("other", nil)))
+	h.log.take()
+
+	forget := func(ctx context.Context, info RunInfo) error {
+		if _, err := register(ctx, info, comp("sites"), res("other", nil)); err != nil {
+			return err
+		}
+		root := resource.NewURN("dev", "proj", "", resource.RootStackType, "proj-dev")
+		for _, name := range []string{"site", "many"} {
+			if err := info.Monitor.ForgetComponent(ctx, root, name); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	res1 := h.mustUp(forget)
+	equal(t, "changes", res1.Changes, map[Op]int{OpSame: 4, OpDiscard: 4})
+	equal(t, "deletes", h.log.filter("Delete"), []string(nil))
+	if h.find("site.a") != nil || h.find("many[0].b") != nil || h.find("other") == nil {
+		t.Errorf("state after forgetting:\n%s", dump(h.snap))
+	}
+}

@@ -28,6 +28,12 @@ type Monitor interface {
 	// removed from the state by a discard step, and its provider is not
 	// called. A URN the state does not hold is not an error.
 	Forget(ctx context.Context, urn resource.URN) error
+	// ForgetComponent is Forget for the components under parent named
+	// name, or name[<key>] (its instances), whatever their type: HCL's
+	// removed block for a module, whose type (its folder) the program no
+	// longer knows. A forgotten resource's descendants are discarded
+	// with it.
+	ForgetComponent(ctx context.Context, parent resource.URN, name string) error
 }
 
 // Alias names a former identity of a resource: a URN, or parts of one that

@@ -193,6 +193,15 @@ func TestImportOption(t *testing.T) {
 	// Once imported, it is managed like any resource.
 	res2 := h.mustUp(program(imp(1, "existing-1")))
 	equal(t, "after import", res2.Changes, map[Op]int{OpSame: 3})
+
+	// A resource the stack has under the ID an import names is left alone,
+	// as Terraform leaves a resource of its state that an import block
+	// names: its state moved in from Terraform has no import ID.
+	b := res("b", map[string]any{"x": 1})
+	h.mustUp(program(imp(1, "existing-1"), b))
+	b.ImportID = h.find("b").ID
+	res3 := h.mustUp(program(imp(1, "existing-1"), b))
+	equal(t, "import of what the stack has", res3.Changes, map[Op]int{OpSame: 4})
 }
 
 func TestPreviewWithUnknownsThroughAChain(t *testing.T) {

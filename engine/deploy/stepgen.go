@@ -66,8 +66,10 @@ func (d *deployment) generate(ctx context.Context, g *goal) ([]*step, error) {
 		digest, _ = d.goalDigest(ctx, g, inst)
 	}
 
-	// Import: adopt an existing resource by ID.
-	if new.ImportID != "" && (old == nil || old.External || old.ImportID != new.ImportID) {
+	// Import: adopt an existing resource by ID, unless the stack has it
+	// under that ID already (as Terraform's import blocks leave the
+	// resources of the state alone).
+	if new.ImportID != "" && (old == nil || old.External || old.ImportID != new.ImportID && old.ID != new.ImportID) {
 		op := OpImport
 		if old != nil {
 			op = OpImportReplacement

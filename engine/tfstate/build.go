@@ -201,7 +201,11 @@ func (b *builder) instance(r *Resource, in *Instance) (*resource.State, error) {
 	}
 	addr := instanceAddress(r, in)
 	pkg := b.schema(resource.TypePackage(p.Type))
-	if err := sameProvider(r.Provider, pkg); err != nil {
+	provider := r.Provider
+	if provider == "" {
+		provider = in.Provider
+	}
+	if err := sameProvider(provider, pkg); err != nil {
 		return nil, fmt.Errorf("%s: %w", addr, err)
 	}
 	outs, id, err := in.Outputs(pkg, pkg.Resources[p.Type])
@@ -313,12 +317,18 @@ func (b *builder) components(u resource.URN) {
 		if p == nil || b.included[u] != nil || p.Type == resource.RootStackType {
 			return
 		}
-		c := p.Copy()
-		c.Inputs, c.Outputs = known(p.Inputs), known(p.Outputs)
-		c.Created, c.Modified, c.Digest = nil, nil, ""
-		b.included[u] = c
+		b.included[u] = component(p)
 		u = p.Parent
 	}
+}
+
+// component returns the state of a planned component as the snapshot
+// holds it: what the preview knew of its inputs and outputs.
+func component(p *resource.State) *resource.State {
+	c := p.Copy()
+	c.Inputs, c.Outputs = known(p.Inputs), known(p.Outputs)
+	c.Created, c.Modified, c.Digest = nil, nil, ""
+	return c
 }
 
 // known returns the entries of m that hold no unknowns.

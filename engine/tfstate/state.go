@@ -49,6 +49,9 @@ type Instance struct {
 	SensitiveAttributes []json.RawMessage `json:"sensitive_attributes"`
 	Private             string            `json:"private"` // base64
 	Dependencies        []string          `json:"dependencies"`
+	// Provider is the instance's provider where the resource has none:
+	// OpenTofu's provider for_each, provider["…"].alias["key"].
+	Provider string `json:"provider"`
 }
 
 // Read reads a state file. Only format version 4 is read: another version

@@ -8,20 +8,29 @@ import (
 )
 
 // TerraformFiles returns the Terraform configuration files of a folder,
-// sorted: its *.tf and *.tf.json files, leaving out those Terraform
-// ignores (names beginning with "." or "#", or ending with "~").
+// sorted: its *.tf and *.tf.json files, and OpenTofu's *.tofu and
+// *.tofu.json, which stand in for the .tf (.tf.json) file of their name,
+// leaving out those Terraform ignores (names beginning with "." or "#",
+// or ending with "~").
 func TerraformFiles(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	names := map[string]bool{}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
-			continue
+		if !e.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "#") && !strings.HasSuffix(name, "~") {
+			names[name] = true
 		}
-		if strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") {
+	}
+	var out []string
+	for name := range names {
+		tf, isTF := strings.CutSuffix(name, ".tf")
+		tfJSON, isTFJSON := strings.CutSuffix(name, ".tf.json")
+		switch {
+		case strings.HasSuffix(name, ".tofu"), strings.HasSuffix(name, ".tofu.json"),
+			isTF && !names[tf+".tofu"], isTFJSON && !names[tfJSON+".tofu.json"]:
 			out = append(out, filepath.Join(dir, name))
 		}
 	}

@@ -337,6 +337,16 @@ func TestTerraformProject(t *testing.T) {
 	if got, _ := SelectedStack(home, p); got != "dev" {
 		t.Errorf("selected %q", got)
 	}
+	// OpenTofu's .tofu files stand in for the .tf files of their names.
+	write(t, filepath.Join(dir, "main.tofu"), "")
+	write(t, filepath.Join(dir, "extra.tofu.json"), "{}")
+	var names []string
+	for _, f := range TerraformFiles(dir) {
+		names = append(names, filepath.Base(f))
+	}
+	if got := strings.Join(names, " "); got != "extra.tofu.json main.tofu vars.tf.json" {
+		t.Errorf("files with .tofu ones = %s", got)
+	}
 
 	// With a project file, the folder is that project.
 	write(t, filepath.Join(dir, "Pulumi.yaml"), "name: web\nruntime: hcl\n")

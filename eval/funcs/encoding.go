@@ -79,6 +79,15 @@ var URLEncodeFunc = stringFunc("Escapes a string for use in a URL query.", "str"
 	return url.QueryEscape(s), nil
 })
 
+// URLDecodeFunc reverses urlencode: + becomes a space and %XX the byte XX.
+var URLDecodeFunc = stringFunc("Decodes a string escaped for a URL query: + is a space, %XX the byte XX.", "str", func(s string) (string, error) {
+	out, err := url.QueryUnescape(s)
+	if err != nil {
+		return "", fmt.Errorf("cannot decode %q: %w", s, err)
+	}
+	return out, nil
+})
+
 // TextEncodeBase64Func encodes a string in a character encoding named by
 // IANA (such as UTF-16LE or windows-1252) and the result in Base64.
 var TextEncodeBase64Func = charsetFunc("Encodes a string in the named character encoding, then the bytes in standard Base64.", "string", func(s string, enc encoding.Encoding, name string) (string, error) {

@@ -35,6 +35,15 @@ func TestEncodingFunctions(t *testing.T) {
 			{args: []cty.Value{str("a b&c=d/ü")}, want: str("a+b%26c%3Dd%2F%C3%BC")},
 			{args: []cty.Value{str("👍🏽")}, want: str("%F0%9F%91%8D%F0%9F%8F%BD")},
 		},
+		// Expected values from OpenTofu 1.12's console.
+		"urldecode": {
+			{args: []cty.Value{str("a%20b+c%2Fd")}, want: str("a b c/d")},
+			{args: []cty.Value{str("%c3%a9")}, want: str("é")},
+			{args: []cty.Value{str("")}, want: str("")},
+			{args: []cty.Value{str("100%")}, err: `invalid URL escape "%"`},
+			{args: []cty.Value{str("%E2%82%AC%2")}, err: `invalid URL escape "%2"`},
+			{args: []cty.Value{secret(str("a+b"))}, want: secret(str("a b"))},
+		},
 		"textencodebase64": {
 			{args: []cty.Value{str("Hi"), str("UTF-16LE")}, want: str("SABpAA==")},
 			{args: []cty.Value{str("café"), str("windows-1252")}, want: str("Y2Fm6Q==")},

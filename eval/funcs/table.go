@@ -79,12 +79,10 @@ func Functions(o Options) map[string]function.Function {
 		"one":             OneFunc,
 		"range":           stdlib.RangeFunc,
 		"reverse":         stdlib.ReverseListFunc,
-		"select":          SelectFunc,
 		"setintersection": stdlib.SetIntersectionFunc,
 		"setproduct":      stdlib.SetProductFunc,
 		"setsubtract":     stdlib.SetSubtractFunc,
 		"setunion":        stdlib.SetUnionFunc,
-		"singleornone":    SingleOrNoneFunc,
 		"slice":           stdlib.SliceFunc,
 		"sort":            stdlib.SortFunc,
 		"transpose":       TransposeFunc,
@@ -97,12 +95,11 @@ func Functions(o Options) map[string]function.Function {
 		"base64gunzip":     Base64GunzipFunc,
 		"base64gzip":       Base64GzipFunc,
 		"csvdecode":        stdlib.CSVDecodeFunc,
-		"fromjson":         stdlib.JSONDecodeFunc,
 		"jsondecode":       stdlib.JSONDecodeFunc,
 		"jsonencode":       stdlib.JSONEncodeFunc,
 		"textdecodebase64": TextDecodeBase64Func,
 		"textencodebase64": TextEncodeBase64Func,
-		"tojson":           stdlib.JSONEncodeFunc,
+		"urldecode":        URLDecodeFunc,
 		"urlencode":        URLEncodeFunc,
 		"yamldecode":       ctyyaml.YAMLDecodeFunc,
 		"yamlencode":       ctyyaml.YAMLEncodeFunc,
@@ -150,20 +147,28 @@ func Functions(o Options) map[string]function.Function {
 		"cidrsubnets":  CIDRSubnetsFunc,
 
 		// Types and secrets.
-		"can":          tryfunc.CanFunc,
-		"issensitive":  IsSensitiveFunc,
-		"nonsensitive": NonsensitiveFunc,
-		"secret":       SensitiveFunc,
-		"sensitive":    SensitiveFunc,
-		"tobool":       stdlib.MakeToFunc(cty.Bool),
-		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"tonumber":     stdlib.MakeToFunc(cty.Number),
-		"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-		"tostring":     stdlib.MakeToFunc(cty.String),
-		"try":          tryfunc.TryFunc,
-		"unsecret":     NonsensitiveFunc,
+		"can":             tryfunc.CanFunc,
+		"ephemeralasnull": EphemeralAsNullFunc,
+		"issensitive":     IsSensitiveFunc,
+		"nonsensitive":    NonsensitiveFunc,
+		"sensitive":       SensitiveFunc,
+		"tobool":          stdlib.MakeToFunc(cty.Bool),
+		"tolist":          stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":           stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber":        stdlib.MakeToFunc(cty.Number),
+		"toset":           stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":        stdlib.MakeToFunc(cty.String),
+		"try":             tryfunc.TryFunc,
+	}
 
+	// Templates see the same library, except that a template may not render
+	// another template file: that could recurse without end.
+	inTemplates := maps.Clone(fns)
+	inTemplates["templatefile"] = nestedTemplateFileFunc
+	inTemplates["templatestring"] = templateStringFunc(inTemplates)
+	fns["templatestring"] = inTemplates["templatestring"]
+	fns["templatefile"] = s.templateFileFunc(inTemplates)
+	pulumi := map[string]function.Function{
 		// Pulumi.
 		"assetarchive":       AssetArchiveFunc,
 		"filearchive":        s.fileArchiveFunc(),
@@ -174,15 +179,23 @@ func Functions(o Options) map[string]function.Function {
 		"remotearchive":      RemoteArchiveFunc,
 		"remoteasset":        RemoteAssetFunc,
 		"stringasset":        StringAssetFunc,
-	}
 
-	// Templates see the same library, except that a template may not render
-	// another template file: that could recurse without end.
-	inTemplates := maps.Clone(fns)
-	inTemplates["templatefile"] = nestedTemplateFileFunc
-	inTemplates["templatestring"] = templateStringFunc(inTemplates)
-	fns["templatestring"] = inTemplates["templatestring"]
-	fns["templatefile"] = s.templateFileFunc(inTemplates)
+		// Pulumi YAML's builtins.
+		"fromjson":     stdlib.JSONDecodeFunc,
+		"secret":       SensitiveFunc,
+		"select":       SelectFunc,
+		"singleornone": SingleOrNoneFunc,
+		"tojson":       stdlib.JSONEncodeFunc,
+		"unsecret":     NonsensitiveFunc,
+	}
+	for _, lib := range []map[string]function.Function{fns, inTemplates} {
+		// Terraform's functions are also core::<name>, the name OpenTofu
+		// and Terraform give them beside provider functions.
+		for name, f := range maps.Clone(lib) {
+			lib["core::"+name] = f
+		}
+		maps.Copy(lib, pulumi)
+	}
 	guardAll(fns)
 	guardAll(inTemplates)
 	return fns

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -111,12 +112,12 @@ var documentedNames = strings.Fields(`
 	abs ceil floor log max min pow signum parseint sum
 	format formatlist join split lower upper title trim trimprefix trimsuffix trimspace chomp indent substr strrev regex regexall replace startswith endswith strcontains
 	length concat contains distinct element flatten keys values lookup merge range reverse slice sort zipmap compact coalesce coalescelist chunklist index one alltrue anytrue matchkeys transpose setunion setintersection setsubtract setproduct
-	jsonencode jsondecode yamlencode yamldecode base64encode base64decode base64gzip base64gunzip csvdecode urlencode textencodebase64 textdecodebase64
+	jsonencode jsondecode yamlencode yamldecode base64encode base64decode base64gzip base64gunzip csvdecode urlencode urldecode textencodebase64 textdecodebase64
 	file fileexists fileset filebase64 templatefile templatestring abspath basename dirname pathexpand
 	timestamp timeadd timecmp formatdate plantimestamp
 	md5 sha1 sha256 sha512 base64sha256 base64sha512 filesha256 filemd5 filebase64sha256 filesha1 filesha512 bcrypt uuid uuidv5 rsadecrypt
 	cidrhost cidrnetmask cidrsubnet cidrsubnets cidrcontains
-	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive
+	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive ephemeralasnull
 	fileasset stringasset remoteasset filearchive remotearchive assetarchive
 	pulumiresourcename pulumiresourcetype pulumiresourceurn
 	fromjson tojson secret unsecret singleornone select
@@ -232,6 +233,8 @@ var sampleCalls = map[string]callTest{
 	"textdecodebase64": {args: []cty.Value{str("SABpAA=="), str("UTF-16LE")}, want: str("Hi")},
 	"textencodebase64": {args: []cty.Value{str("Hi"), str("UTF-16LE")}, want: str("SABpAA==")},
 	"tojson":           {args: []cty.Value{obj(map[string]cty.Value{"a": num(1)})}, want: str(`{"a":1}`)},
+	"ephemeralasnull":  {args: []cty.Value{str("a").Mark(values.Ephemeral)}, want: cty.NullVal(cty.String)},
+	"urldecode":        {args: []cty.Value{str("a+b%26c")}, want: str("a b&c")},
 	"urlencode":        {args: []cty.Value{str("a b&c")}, want: str("a+b%26c")},
 	"yamldecode":       {args: []cty.Value{str("a: 1\n")}, want: obj(map[string]cty.Value{"a": num(1)})},
 	"yamlencode":       {args: []cty.Value{obj(map[string]cty.Value{"a": num(1)})}, want: str("\"a\": 1\n")},
@@ -326,11 +329,29 @@ var (
 // or dynamically typed argument gives an unknown result (of a known type
 // when only the value is unknown), a secret argument a secret result (even
 // when the argument is also unknown), and a null argument no crash.
+// TestCoreNamespace checks that Terraform's functions, and only they, are
+// also core::<name>, as in OpenTofu (core::abs(-1) is 1).
+func TestCoreNamespace(t *testing.T) {
+	fns := Functions(Options{})
+	pulumi := strings.Fields(`fileasset stringasset remoteasset filearchive remotearchive assetarchive
+		pulumiresourcename pulumiresourcetype pulumiresourceurn fromjson tojson secret unsecret singleornone select`)
+	for _, name := range documentedNames {
+		_, core := fns["core::"+name]
+		if want := !slices.Contains(pulumi, name); core != want {
+			t.Errorf("core::%s in the table: %v, want %v", name, core, want)
+		}
+	}
+	got, err := fns["core::abs"].Call([]cty.Value{num(-1)})
+	if err != nil || !got.RawEquals(num(1)) {
+		t.Errorf("core::abs(-1) = %#v, %v; want 1", got, err)
+	}
+}
+
 func TestCallConventions(t *testing.T) {
 	fns := testdataFunctions(t)
 	for _, name := range sortedNames(fns) {
-		if name == "try" || name == "can" {
-			continue
+		if name == "try" || name == "can" || strings.HasPrefix(name, "core::") {
+			continue // core::<name> is <name>: TestCoreNamespace
 		}
 		sample, ok := sampleCalls[name]
 		if !ok {

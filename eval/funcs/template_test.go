@@ -61,6 +61,11 @@ func TestTemplateFunctions(t *testing.T) {
 			{args: []cty.Value{str("${templatestring(\"${x}!\", {x = x})}"), vars("x", str("👍🏽"))}, want: str("👍🏽!")},
 			{args: []cty.Value{secret(str("${x}")), vars("x", str("a"))}, want: secret(str("a"))},
 			{args: []cty.Value{str("${x}"), vars()}, err: `vars has no "x", which the template uses at <templatestring>:1,3`},
+			// OpenTofu 1.12's console: "outer[hi ann]", "a=1;b=x;" and a
+			// sensitive value.
+			{args: []cty.Value{str("outer[${templatestring(inner, {name = name})}]"), vars("inner", str("hi ${name}"), "name", str("ann"))}, want: str("outer[hi ann]")},
+			{args: []cty.Value{str("%{ for k, v in m }${k}=${v};%{ endfor }"), vars("m", obj(map[string]cty.Value{"a": num(1), "b": str("x")}))}, want: str("a=1;b=x;")},
+			{args: []cty.Value{str("hi ${name}"), vars("name", secret(str("s")))}, want: secret(str("hi s"))},
 		},
 	})
 }

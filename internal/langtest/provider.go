@@ -77,7 +77,7 @@ func (p *testProvider) Delete(context.Context, provider.DeleteRequest) error { r
 
 func (p *testProvider) Read(_ context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	inputs := req.Inputs
-	if inputs == nil && req.ID == "existing-id" {
+	if inputs == nil && strings.HasPrefix(string(req.ID), "existing-id") {
 		inputs = resource.Map{"name": resource.String("adopted")} // what an import finds
 	}
 	out := inputs.Copy()

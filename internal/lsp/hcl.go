@@ -8,32 +8,12 @@ import (
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 )
 
-// hclBlocks are the blocks of an HCL file, with the arguments and nested
-// blocks they take besides those of a schema.
-var hclBlocks = map[string]struct {
-	doc         string
-	args, inner []string
-}{
-	"resource": {"A resource: its type (random_pet, or a type token) and its name.", []string{"count", "for_each", "depends_on", "provider"}, []string{"lifecycle", "pulumi"}},
-	"data":     {"A call of a provider function: its type and its name.", []string{"count", "for_each", "depends_on", "provider"}, nil},
-	"variable": {"An input of the stack, from its configuration.", []string{"type", "default", "description", "sensitive", "nullable"}, []string{"validation"}},
-	"output":   {"An output of the stack.", []string{"value", "description", "sensitive", "depends_on"}, nil},
-	"locals":   {"Named values.", nil, nil},
-	"module":   {"A call of a local module: a folder of *.hcl files.", []string{"source", "count", "for_each", "depends_on", "providers"}, []string{"pulumi"}},
-	"provider": {"A provider resource of a package; without an alias, the default one.", []string{"alias"}, []string{"pulumi"}},
-	"moved":    {"A former name of a resource, whose state it takes over.", []string{"from", "to"}, nil},
-	"import":   {"An existing resource to adopt.", []string{"to", "id"}, nil},
-	"removed":  {"A resource to forget rather than delete.", []string{"from"}, []string{"lifecycle"}},
-	"check":    {"Assertions, reported as warnings when false.", nil, []string{"assert"}},
-	"pulumi":   {"Package versions: required_providers.", nil, []string{"required_providers"}},
-}
-
-// hclNested are the arguments of blocks nested in the blocks above.
-var hclNested = map[string][]string{
-	"lifecycle":  {"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "destroy"},
-	"validation": {"condition", "error_message"},
-	"assert":     {"condition", "error_message"},
-}
+// hclBlocks are the blocks of an HCL file, and hclNested those nested in
+// them, as the language decodes them.
+var (
+	hclBlocks = langhcl.Keywords()
+	hclNested = langhcl.NestedKeywords()
+)
 
 // hclCompletion completes an HCL program at byte offset off.
 func (v *view) hclCompletion(off int) *CompletionList {
@@ -56,7 +36,7 @@ func (v *view) hclCompletion(off int) *CompletionList {
 		}
 	case len(c.blocks) == 0:
 		for name, b := range hclBlocks {
-			out.add(name, kindKeyword, "block", b.doc, name)
+			out.add(name, kindKeyword, "block", b.Doc, name)
 		}
 	default:
 		v.hclBodyCompletion(c, out)
@@ -106,24 +86,29 @@ func (v *view) hclBodyCompletion(c hclCursor, out *completions) {
 	outer := c.blocks[0]
 	b := hclBlocks[outer[0]]
 	if len(c.blocks) == 1 {
-		for _, a := range b.args {
+		for _, a := range b.Args {
 			out.add(a, kindKeyword, "meta-argument", "", a+" = ")
 		}
-		for _, n := range b.inner {
+		for _, n := range b.Blocks {
 			out.add(n, kindKeyword, "block", "", n+" ")
 		}
 	}
 	inner := c.blocks[1:]
 	if len(inner) > 0 {
-		switch name := inner[0][0]; {
+		name := inner[len(inner)-1][0]
+		nested, ok := hclNested[name]
+		switch {
 		case name == "pulumi" && outer[0] != "pulumi" && v.a != nil && v.a.prog != nil:
 			for _, o := range v.a.prog.Dialect.OptionNames {
 				out.add(o, kindKeyword, "option", "", o+" = ")
 			}
 			return
-		case hclNested[name] != nil:
-			for _, a := range hclNested[name] {
+		case ok:
+			for _, a := range nested.Args {
 				out.add(a, kindKeyword, name, "", a+" = ")
+			}
+			for _, n := range nested.Blocks {
+				out.add(n, kindKeyword, "block", "", n+" ")
 			}
 			return
 		}
@@ -231,7 +216,7 @@ func (v *view) hclHover(off int) (string, Range) {
 		}
 	case c.attr == "" && c.label < 0 && len(c.blocks) == 0:
 		if b, ok := hclBlocks[c.word]; ok {
-			return "**" + c.word + "**\n\n" + b.doc, rng
+			return "**" + c.word + "**\n\n" + b.Doc, rng
 		}
 	case c.attr == "" && c.label < 0:
 		t := v.hclBlockType(c.blocks[0])

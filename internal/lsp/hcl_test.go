@@ -160,6 +160,34 @@ func TestHCLCompletionHoverDefinition(t *testing.T) {
 	c.Shutdown()
 }
 
+// TestHCLKeywords completes the blocks lang/hcl decodes: the terraform
+// block and its settings, and the arguments of a precondition in a
+// lifecycle block.
+func TestHCLKeywords(t *testing.T) {
+	dir, path, _ := hclProject(t)
+	text := hclMain + "\nterraform {\n  \n}\n\nresource \"random_string\" \"c\" {\n  lifecycle {\n    precondition {\n      \n    }\n  }\n}\n"
+	c := lsptest.Start(t, options())
+	c.Initialize(dir)
+	c.Open(path, text)
+	var list lsp.CompletionList
+	c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, "", len(text))), &list)
+	if item(list, "terraform") == nil || item(list, "check") == nil {
+		t.Errorf("completing a block: %v", labels(list))
+	}
+	c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, "terraform {\n  ", len("terraform {\n  "))), &list)
+	for _, want := range []string{"required_version", "required_providers", "backend"} {
+		if item(list, want) == nil {
+			t.Errorf("completing in terraform: no %s in %v", want, labels(list))
+		}
+	}
+	c.MustCall("textDocument/completion", lsptest.At(path, lsptest.Position(text, "precondition {\n      ", len("precondition {\n      "))), &list)
+	for _, want := range []string{"condition", "error_message"} {
+		if item(list, want) == nil {
+			t.Errorf("completing in precondition: no %s in %v", want, labels(list))
+		}
+	}
+}
+
 func TestHCLFormatting(t *testing.T) {
 	dir, path, _ := hclProject(t)
 	messy := strings.Replace(hclMain, "  length  = 8\n  special = false", "  length = 8\n      special    = false", 1)

@@ -139,6 +139,9 @@ func (a *analysis) exprCompletion(path string, ec *exprCursor, edit Range) []Com
 			add(CompletionItem{Label: name, Kind: kindKeyword, Detail: "builtin"})
 		}
 		for name, f := range funcs.Functions(funcs.Options{}) {
+			if strings.HasPrefix(name, "core::") {
+				continue // the same functions under their short names
+			}
 			add(CompletionItem{Label: name, Kind: kindFunction, Detail: signature(name, f.Params(), f.VarParam() != nil),
 				Documentation: markdown(f.Description())})
 		}

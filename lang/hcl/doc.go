@@ -1,11 +1,11 @@
 // Package hcl reads HCL programs, written the way Terraform configurations
 // are, into Cairn's program model (package eval). A project with runtime:
-// hcl is every *.tf and *.tf.json file of its folder (or of the folder its
-// main: names) or, when it has none, every *.hcl file; override files
-// (override.tf, *_override.tf) merge into the others as Terraform merges
-// them. Module blocks call modules, folders read by the same rules: local
-// ones, and through Options.Modules those it installs (registry, git,
-// http(s)).
+// hcl is every *.tf and *.tf.json file (or OpenTofu's *.tofu standing in
+// for one) of its folder (or of the folder its main: names) or, when it
+// has none, every *.hcl file; override files (override.tf,
+// *_override.tf) merge into the others as Terraform merges them. Module
+// blocks call modules, folders read by the same rules: local ones, and
+// through Options.Modules those it installs (registry, git, http(s)).
 // The root module's variables also take values from Terraform's variable
 // definitions (.tfvars files, TF_VAR_ variables, -var and -var-file; see
 // Options.Vars), the stack's configuration coming between the files and
@@ -41,7 +41,8 @@
 //
 // Replacements delete the old resource before they create the new one, as
 // Terraform does; lifecycle { create_before_destroy = true } creates first,
-// which is the Pulumi engine's own default. Options without a Terraform
+// which is the Pulumi engine's own default, and so do the resources it
+// depends on, as Terraform propagates it. Options without a Terraform
 // twin go in a nested pulumi block: protect, retain_on_delete, deleted_with,
 // replace_on_changes, additional_secret_outputs, aliases, custom_timeouts,
 // import_id, version, plugin_download_url, name, parent, hide_diffs,

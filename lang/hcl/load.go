@@ -170,6 +170,7 @@ func (l *loader) parse(name string, src []byte) *hcl.File {
 func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
 	root := l.module(l.root, "", src, nil)
 	l.rootVariables(root)
+	propagateCreateFirst(root.nodes, root.res)
 	prog := &eval.Program{
 		Root:    root.scope(),
 		Project: l.opts.Project,

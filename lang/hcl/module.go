@@ -108,7 +108,7 @@ func (m *module) scope() *eval.Scope {
 var callSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}, {Name: "count"},
 		{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"}},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "lifecycle"}},
 }
 
 // call decodes a module block: a component resource whose body is the
@@ -130,6 +130,7 @@ func (m *module) call(b *hcl.Block) {
 	}
 	mod.Type = "hcl:module:" + typeToken(moduleName(srcText, dir))
 	m.expansion(content, &mod.Expansion)
+	m.moduleLifecycle(content.Blocks, mod)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
 		mod.Options.DependsOn = d.Expr
@@ -140,6 +141,7 @@ func (m *module) call(b *hcl.Block) {
 		mod.Options.Providers = m.defaultProviders(b.DefRange)
 	}
 	body := m.l.module(dir, m.childKey(name), m.l.readDir(dir), m.stack)
+	body.res.call, body.res.caller = mod, m.res
 	mod.Body = body.scope()
 	inputShape := &shape{fields: map[string]*field{}, types: newTypes(nil)}
 	for _, n := range body.nodes {
@@ -148,6 +150,7 @@ func (m *module) call(b *hcl.Block) {
 		}
 	}
 	m.report(inputShape.check(inputs))
+	m.deprecatedInputs(body.nodes, inputs)
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
 }
 

@@ -10,56 +10,126 @@ import (
 	"github.com/cairn-iac/cairn/eval"
 )
 
-// address is a resource or module address of the module being decoded, as
-// moved, import and removed blocks write them: random_pet.web,
-// random_pet.web[0], module.site, module.site["a"].
+// address is a resource or module address, from the module being
+// decoded, as moved, import and removed blocks write them: random_pet.web,
+// random_pet.web[0], module.site, module.site["a"],
+// module.site[0].random_pet.web.
 type address struct {
+	modules   []step    // the module instances it is in, outermost first
 	typ, name string    // typ is "module" for a module
 	key       cty.Value // cty.NilVal: none
 	rng       hcl.Range
 }
 
+// step is a module instance of an address: its name, and its key.
+type step struct {
+	name string
+	key  cty.Value
+}
+
 // String renders the address as written.
 func (a address) String() string {
-	return a.typ + "." + a.instance()
+	s := ""
+	for _, st := range a.modules {
+		s += "module." + instanceName(st.name, st.key) + "."
+	}
+	return s + a.typ + "." + a.instance()
+}
+
+// keyed reports whether the address names an instance by a key, its own
+// or a module's.
+func (a address) keyed() bool {
+	for _, st := range a.modules {
+		if st.key != cty.NilVal {
+			return true
+		}
+	}
+	return a.key != cty.NilVal
 }
 
 // instance is the name of the addressed instance: web, web[0], web["a"].
-func (a address) instance() string {
-	if a.key == cty.NilVal {
-		return a.name
+func (a address) instance() string { return instanceName(a.name, a.key) }
+
+func instanceName(name string, key cty.Value) string {
+	if key == cty.NilVal {
+		return name
 	}
-	return a.name + "[" + eval.InstanceKey(a.key) + "]"
+	return name + "[" + eval.InstanceKey(key) + "]"
 }
 
 // address reads the address an argument gives.
 func (m *module) address(a *hcl.Attribute, what string) (address, bool) {
 	t, diags := hcl.AbsTraversalForExpr(a.Expr)
-	ad := address{rng: a.Expr.Range()}
-	if !diags.HasErrors() && len(t) >= 2 && len(t) <= 3 {
-		ad.typ, _ = attrName(t, 0)
-		ad.name, _ = attrName(t, 1)
-		if len(t) == 3 {
-			if ix, ok := t[2].(hcl.TraverseIndex); ok && eval.InstanceKey(ix.Key) != "" {
-				ad.key = ix.Key
-			} else {
-				ad.name = ""
-			}
-		}
-	}
-	if ad.typ == "" || ad.name == "" || ad.typ == "data" || ad.typ == "var" || ad.typ == "local" {
-		m.errorf(a.Expr.Range(), "Invalid address", "%s must be the address of a resource or module of this module, such as random_pet.web, random_pet.web[0] or module.site.", what)
+	ad, ok := parseAddress(t)
+	ad.rng = a.Expr.Range()
+	if diags.HasErrors() || !ok || ad.typ == "data" || ad.typ == "var" || ad.typ == "local" {
+		m.errorf(a.Expr.Range(), "Invalid address", "%s must be the address of a resource or module, such as random_pet.web, random_pet.web[0], module.site or module.site.random_pet.web.", what)
 		return ad, false
 	}
 	return ad, true
 }
 
+// parseAddress reads the steps of an address.
+func parseAddress(t hcl.Traversal) (address, bool) {
+	var ad address
+	for len(t) > 0 {
+		first, _ := attrName(t, 0)
+		name, ok := attrName(t, 1)
+		if !ok {
+			return ad, false
+		}
+		key := cty.NilVal
+		n := 2
+		if len(t) > 2 {
+			if ix, isIndex := t[2].(hcl.TraverseIndex); isIndex {
+				if eval.InstanceKey(ix.Key) == "" {
+					return ad, false
+				}
+				key, n = ix.Key, 3
+			}
+		}
+		switch {
+		case first == "module" && len(t) > n:
+			ad.modules = append(ad.modules, step{name, key})
+		case len(t) > n:
+			return ad, false
+		default:
+			ad.typ, ad.name, ad.key = first, name, key
+		}
+		t = t[n:]
+	}
+	return ad, ad.typ != ""
+}
+
+// scopeOf returns the module body that holds what an address names, with
+// the module calls on the way, or nil when one is not declared.
+func (m *module) scopeOf(a address) (*resolver, []*eval.Module) {
+	r := m.res
+	var calls []*eval.Module
+	for _, st := range a.modules {
+		mod, _ := r.modules[st.name].(*eval.Module)
+		if mod == nil || mod.Body == nil {
+			return nil, nil
+		}
+		calls = append(calls, mod)
+		r, _ = mod.Body.Resolver.(*resolver)
+		if r == nil {
+			return nil, nil
+		}
+	}
+	return r, calls
+}
+
 // node returns the resource or module an address names, if it is declared.
 func (m *module) node(a address) eval.Node {
-	if a.typ == "module" {
-		return m.res.modules[a.name]
+	r, _ := m.scopeOf(a)
+	switch {
+	case r == nil:
+		return nil
+	case a.typ == "module":
+		return r.modules[a.name]
 	}
-	return m.res.resources[a.typ][a.name]
+	return r.resources[a.typ][a.name]
 }
 
 var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}}}
@@ -84,16 +154,21 @@ func (m *module) moved(b *hcl.Block) {
 	}
 	target := m.node(to)
 	if target == nil {
-		m.errorf(to.rng, "Moved object not declared", "%s is not declared in this module; a moved block's to names the new address of something that is.", to)
+		m.errorf(to.rng, "Moved object not declared", "%s is not declared; a moved block's to names the new address of something that is.", to)
 		return
 	}
-	if old := m.node(from); old != nil && from.key == cty.NilVal && to.key == cty.NilVal {
+	if old := m.node(from); old != nil && !from.keyed() && !to.keyed() {
 		m.errorf(from.rng, "Moved object still declared", "%s is still declared at %s; remove it, or remove this moved block.", from, old.Declaration().DeclRange)
 		return
 	}
 	mv := eval.Moved{From: from.instance(), Range: b.DefRange}
 	if to.key != cty.NilVal {
 		mv.Key = eval.InstanceKey(to.key)
+	}
+	if len(from.modules) > 0 || len(to.modules) > 0 {
+		if !m.betweenModules(from, to, &mv) {
+			return
+		}
 	}
 	switch n := target.(type) {
 	case *eval.Resource:
@@ -108,28 +183,103 @@ func (m *module) moved(b *hcl.Block) {
 	}
 }
 
-var importSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}}}
+// expanded reports whether an address names an instance of a module with
+// count or for_each in a step without its key.
+func (m *module) expanded(a address) bool {
+	_, calls := m.scopeOf(a)
+	for i, c := range calls {
+		if c.Expansion.Expanded() && a.modules[i].key == cty.NilVal {
+			return true
+		}
+	}
+	return false
+}
+
+// betweenModules completes a move between modules: the module instances
+// the resource leaves, which must be declared (their types name the state
+// it leaves), and those it enters, which must have their keys.
+func (m *module) betweenModules(from, to address, mv *eval.Moved) bool {
+	_, fromCalls := m.scopeOf(from)
+	if len(fromCalls) < len(from.modules) {
+		m.errorf(from.rng, "Moved from an undeclared module", "%s is in a module call that is not declared; move the whole module with moved { from = module.<old> to = module.<new> } instead.", from)
+		return false
+	}
+	if m.expanded(from) || m.expanded(to) {
+		m.errorf(mv.Range, "Module instance key needed", "A move between modules names module instances: give the key of each module with count or for_each, as in module.site[0].")
+		return false
+	}
+	for i, c := range fromCalls {
+		mv.FromModules = append(mv.FromModules, eval.MovedModule{Name: instanceName(from.modules[i].name, from.modules[i].key), Type: c.Type})
+	}
+	for _, st := range to.modules {
+		mv.Within = append(mv.Within, instanceName(st.name, st.key))
+	}
+	mv.Up = len(to.modules)
+	return true
+}
+
+var importSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}, {Name: "for_each"},
+	{Name: "provider"}}}
 
 // importBlock decodes an import block: the resource (or instance) at to
-// adopts the existing resource whose provider ID is id.
+// adopts the existing resource whose provider ID is id. With for_each, to
+// names an instance by a key computed from each, as id may.
 func (m *module) importBlock(b *hcl.Block) {
 	content, diags := b.Body.Content(importSchema)
 	m.report(diags)
 	if diags.HasErrors() {
 		return
 	}
-	to, ok := m.address(content.Attributes["to"], "to")
+	toAttr, key := content.Attributes["to"], hcl.Expression(nil)
+	if fe := content.Attributes["for_each"]; fe != nil {
+		if ix, ok := toAttr.Expr.(*hclsyntax.IndexExpr); ok {
+			to := *toAttr
+			to.Expr, key = ix.Collection, ix.Key
+			toAttr = &to
+		}
+	}
+	to, ok := m.address(toAttr, "to")
 	if !ok {
 		return
 	}
 	r, _ := m.node(to).(*eval.Resource)
 	if r == nil || to.typ == "module" {
-		m.errorf(to.rng, "Import target not declared", "%s is not a resource declared in this module; declare it, with the arguments it has, before importing it.", to)
+		m.errorf(to.rng, "Import target not declared", "%s is not a declared resource; declare it, with the arguments it has, before importing it.", to)
+		return
+	}
+	if p := content.Attributes["provider"]; p != nil && !sameReference(p.Expr, r.Options.Provider) {
+		m.errorf(p.Expr.Range(), "Invalid import provider argument",
+			"The provider argument of %s must be given, and be the one this import block names; the resource's provider imports it.", to)
 		return
 	}
 	id := content.Attributes["id"].Expr
+	if _, calls := m.scopeOf(to); len(calls) > 0 {
+		if fe := content.Attributes["for_each"]; fe != nil {
+			m.errorf(fe.NameRange, "Unsupported import for_each", "An import block with for_each imports into this module's resources only; write one import block for each resource of %s.", to)
+			return
+		}
+		for i, c := range calls {
+			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
+				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
+				return
+			}
+		}
+		m.importIntoModule(to, r, calls, id)
+		return
+	}
+	if fe := content.Attributes["for_each"]; fe != nil {
+		if key == nil && to.key == cty.NilVal || !r.Expansion.Expanded() {
+			m.errorf(to.rng, "Import key needed", "An import block with for_each imports instances of a resource with count or for_each: name one by a key from each, as in %s[each.key].", to)
+			return
+		}
+		if key == nil {
+			key = &hclsyntax.LiteralValueExpr{Val: to.key, SrcRange: to.rng}
+		}
+		r.Options.Import = importEach(r, fe.Expr, key, id, r.Options.Import)
+		return
+	}
 	if to.key != cty.NilVal {
-		id = instanceOnly(r, to.key, id, r.Options.Import)
+		id = instanceOnly(r.Expansion, to.key, id, r.Options.Import)
 	} else if r.Options.Import != nil {
 		m.errorf(b.DefRange, "Duplicate import", "%s is imported already; import it once.", to)
 		return
@@ -137,12 +287,75 @@ func (m *module) importBlock(b *hcl.Block) {
 	r.Options.Import = id
 }
 
-// instanceOnly returns an expression that is e for the instance of r with
-// key, and otherwise (for the other instances).
-func instanceOnly(r *eval.Resource, key cty.Value, e, otherwise hcl.Expression) hcl.Expression {
+// sameReference reports whether two expressions are the same reference,
+// such as aws.east.
+func sameReference(a, b hcl.Expression) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	ta, da := hcl.AbsTraversalForExpr(a)
+	tb, db := hcl.AbsTraversalForExpr(b)
+	if da.HasErrors() || db.HasErrors() || len(ta) != len(tb) {
+		return false
+	}
+	for i := range ta {
+		na, _ := attrName(ta, i)
+		nb, _ := attrName(tb, i)
+		if na == "" || na != nb {
+			return false
+		}
+	}
+	return true
+}
+
+// importEach returns an expression that is the ID the import of each
+// element of forEach gives the instance of r it names, and otherwise (for
+// the instances none names):
+//
+//	ids = { for each in [for k, v in forEach : { key = k, value = v }] : key => id }
+//	contains(keys(ids), tostring(<the instance's key>)) ? ids[tostring(<the instance's key>)] : otherwise
+func importEach(r *eval.Resource, forEach, key, id, otherwise hcl.Expression) hcl.Expression {
+	rng := id.Range()
+	ref := func(names ...string) *hclsyntax.ScopeTraversalExpr {
+		t := hcl.Traversal{hcl.TraverseRoot{Name: names[0], SrcRange: rng}}
+		for _, n := range names[1:] {
+			t = append(t, hcl.TraverseAttr{Name: n, SrcRange: rng})
+		}
+		return &hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: rng}
+	}
+	item := func(k string, v hclsyntax.Expression) hclsyntax.ObjectConsItem {
+		return hclsyntax.ObjectConsItem{KeyExpr: &hclsyntax.ObjectConsKeyExpr{Wrapped: ref(k)}, ValueExpr: v}
+	}
+	pairs := &hclsyntax.ForExpr{KeyVar: "k", ValVar: "v", CollExpr: forEach.(hclsyntax.Expression),
+		ValExpr:  &hclsyntax.ObjectConsExpr{Items: []hclsyntax.ObjectConsItem{item("key", ref("k")), item("value", ref("v"))}, SrcRange: rng},
+		SrcRange: rng, OpenRange: rng, CloseRange: rng}
+	ids := &hclsyntax.ForExpr{ValVar: "each", CollExpr: pairs, KeyExpr: key.(hclsyntax.Expression), ValExpr: id.(hclsyntax.Expression),
+		SrcRange: rng, OpenRange: rng, CloseRange: rng}
+	call := func(name string, args ...hclsyntax.Expression) hclsyntax.Expression {
+		return &hclsyntax.FunctionCallExpr{Name: name, Args: args, NameRange: rng, OpenParenRange: rng, CloseParenRange: rng}
+	}
+	which := ref("count", "index")
+	if r.Expansion.ForEach != nil {
+		which = ref("each", "key")
+	}
+	if otherwise == nil {
+		otherwise = &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.String), SrcRange: rng}
+	}
+	return &hclsyntax.ConditionalExpr{
+		Condition:   call("contains", call("keys", ids), call("tostring", which)),
+		TrueResult:  &hclsyntax.IndexExpr{Collection: ids, Key: call("tostring", which), SrcRange: rng, OpenRange: rng, BracketRange: rng},
+		FalseResult: otherwise.(hclsyntax.Expression),
+		SrcRange:    rng,
+	}
+}
+
+// instanceOnly returns an expression that is e for the instance with key
+// of a resource or module expanded by exp, and otherwise (for the other
+// instances).
+func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression) hcl.Expression {
 	rng := e.Range()
 	which := hcl.Traversal{hcl.TraverseRoot{Name: "count", SrcRange: rng}, hcl.TraverseAttr{Name: "index", SrcRange: rng}}
-	if r.Expansion.ForEach != nil {
+	if exp.ForEach != nil {
 		which = hcl.Traversal{hcl.TraverseRoot{Name: "each", SrcRange: rng}, hcl.TraverseAttr{Name: "key", SrcRange: rng}}
 	}
 	if otherwise == nil {
@@ -193,17 +406,27 @@ func (m *module) removed(b *hcl.Block) {
 	if destroy {
 		return
 	}
+	n := &eval.Removed{Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
 	if from.typ == "module" {
-		m.errorf(from.rng, "Unsupported removed module", "Only resources can be forgotten; list the module's resources instead.")
+		n.Noun = "removed module"
+	} else {
+		token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
+		m.report(diags)
+		if diags.HasErrors() {
+			return
+		}
+		n.Type = token
+	}
+	if len(from.modules) == 0 {
+		m.nodes = append(m.nodes, n)
 		return
 	}
-	token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
-	m.report(diags)
-	if diags.HasErrors() {
+	// A module's resource is forgotten in the module's body, which names it.
+	_, calls := m.scopeOf(from)
+	if len(calls) < len(from.modules) || m.expanded(from) || from.keyed() && from.key == cty.NilVal {
+		m.errorf(from.rng, "Unsupported removed address", "%s must be in a declared module without count or for_each; forget the resources of a module that is gone, or expanded, with `cairn state delete`.", from)
 		return
 	}
-	m.nodes = append(m.nodes, &eval.Removed{
-		Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange},
-		Type: token,
-	})
+	body := calls[len(calls)-1].Body
+	body.Nodes = append(body.Nodes, n)
 }

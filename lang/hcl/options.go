@@ -17,8 +17,12 @@ import (
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"}},
+	{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"}, {Name: "replace_triggered_by"},
+	{Name: "enabled"}, {Name: "destroy"}},
 	Blocks: conditionBlocks}
+
+// moduleLifecycleSchema is the schema of a module block's lifecycle block.
+var moduleLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
 
 // conditionBlocks are the blocks of a lifecycle block that hold
 // conditions.
@@ -27,13 +31,20 @@ var conditionBlocks = []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "po
 // lifecycle reads a resource's lifecycle block. A replacement deletes the
 // old resource before it creates the new one, as in Terraform, unless
 // create_before_destroy is true; prevent_destroy protects the resource;
-// preconditions and postconditions go to c.
-func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, c *eval.Conditions, sh *shape, rng hcl.Range) {
+// destroy = false (OpenTofu's) retains it when it is deleted; enabled
+// (OpenTofu's) is in r.Expansion; preconditions and postconditions go to
+// r.Conditions.
+func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng hcl.Range) {
+	o := &r.Options
 	cbd := false
 	if b := m.single(blocks, "lifecycle"); b != nil {
 		content, diags := b.Body.Content(lifecycleSchema)
 		m.report(diags)
-		m.conditions(content.Blocks, c)
+		m.conditions(content.Blocks, &r.Conditions)
+		m.enabled(content.Attributes["enabled"], &r.Expansion, &o.Moved, r.Name)
+		if !m.constantBool(content.Attributes["destroy"], true) {
+			o.RetainOnDelete = &hclsyntax.LiteralValueExpr{Val: cty.True, SrcRange: content.Attributes["destroy"].Range}
+		}
 		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
 		if a := content.Attributes["prevent_destroy"]; a != nil {
 			o.Protect = a.Expr
@@ -46,6 +57,34 @@ func (m *module) lifecycle(blocks []*hcl.Block, o *eval.ResourceOptions, c *eval
 		}
 	}
 	o.DeleteBeforeReplace = &hclsyntax.LiteralValueExpr{Val: cty.BoolVal(!cbd), SrcRange: rng}
+}
+
+// moduleLifecycle reads a module block's lifecycle block: enabled.
+func (m *module) moduleLifecycle(blocks []*hcl.Block, mod *eval.Module) {
+	if lc := m.single(blocks, "lifecycle"); lc != nil {
+		content, diags := lc.Body.Content(moduleLifecycleSchema)
+		m.report(diags)
+		m.enabled(content.Attributes["enabled"], &mod.Expansion, &mod.Options.Moved, mod.Name)
+	}
+}
+
+// enabled reads OpenTofu's enabled: one instance or none, instead of count
+// or for_each; the instance of a resource or module (moved not nil) takes
+// over the state of the instance [0] a count of 0 or 1 made, as OpenTofu
+// moves it.
+func (m *module) enabled(a *hcl.Attribute, e *eval.Expansion, moved *[]eval.Moved, name string) {
+	if a == nil {
+		return
+	}
+	if e.Expanded() {
+		m.errorf(a.NameRange, "Invalid combination of \"enabled\" and \"count\" or \"for_each\"",
+			"enabled makes one instance or none; with count or for_each, use them alone.")
+		return
+	}
+	e.Enabled = a.Expr
+	if moved != nil {
+		*moved = append(*moved, eval.Moved{From: name + "[0]", Range: a.Range})
+	}
 }
 
 // conditions reads precondition and postcondition blocks.
@@ -318,7 +357,7 @@ var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: 
 var terraformSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"},
-		{Type: "provider_meta", LabelNames: []string{"provider"}}},
+		{Type: "provider_meta", LabelNames: []string{"provider"}}, {Type: "encryption"}},
 }
 
 // LanguageVersion is the version of the Terraform language Cairn
@@ -330,8 +369,8 @@ const LanguageVersion = "1.12.0"
 // Terraform providers of the program, as in Terraform, and its
 // required_version must allow LanguageVersion. Cairn keeps the state
 // itself, so a backend or cloud block is not used (said once, with how to
-// move the state it names into a stack); experiments and provider_meta
-// are ignored, with a warning.
+// move the state it names into a stack); experiments, provider_meta and
+// OpenTofu's encryption are ignored, with a warning.
 func (m *module) terraform(b *hcl.Block) {
 	content, diags := b.Body.Content(terraformSchema)
 	m.report(diags)
@@ -363,6 +402,11 @@ func (m *module) terraform(b *hcl.Block) {
 		case "provider_meta":
 			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider metadata not sent",
 				Detail: "Cairn does not send provider_meta to providers; the block is ignored.", Subject: blk.DefRange.Ptr()})
+		case "encryption":
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "State encryption not used",
+				Detail: "Cairn keeps the state in its stacks and encrypts the secrets in it with the stack's passphrase " +
+					"(CAIRN_CONFIG_PASSPHRASE); the encryption block is ignored.",
+				Subject: blk.DefRange.Ptr()})
 		}
 	}
 }

@@ -10,10 +10,10 @@ import (
 )
 
 // isOverride reports whether a file is an override file: override.tf,
-// *_override.tf and their .tf.json (and .hcl) twins.
+// *_override.tf and their .tf.json, .tofu, .tofu.json (and .hcl) twins.
 func isOverride(path string) bool {
 	name := filepath.Base(path)
-	for _, ext := range []string{".tf.json", ".tf", ".hcl"} {
+	for _, ext := range []string{".tf.json", ".tf", ".tofu.json", ".tofu", ".hcl"} {
 		if base, ok := strings.CutSuffix(name, ext); ok {
 			return base == "override" || strings.HasSuffix(base, "_override")
 		}

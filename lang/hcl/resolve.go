@@ -25,12 +25,22 @@ type resolver struct {
 	data      map[string]map[string]eval.Node
 	providers map[string]map[string]eval.Node // by package, then alias ("" for the default)
 	paths     map[string]cty.Value            // path.module, path.root, path.cwd
+	scoped    map[eval.Node]eval.Node         // the data sources of check blocks, to their checks
+	// deprecated are the messages of the module's deprecated outputs, by
+	// name, said where a caller refers to them.
+	deprecated map[string]string
+	outputs    map[string]*eval.Output
+	// call is the module call of a module's body, and caller the module
+	// that makes it; nil at the root.
+	call   *eval.Module
+	caller *resolver
 }
 
 func newResolver(where string, paths map[string]cty.Value) *resolver {
 	return &resolver{where: where, vars: map[string]eval.Node{}, locals: map[string]eval.Node{}, modules: map[string]eval.Node{},
 		resources: map[string]map[string]eval.Node{}, data: map[string]map[string]eval.Node{},
-		providers: map[string]map[string]eval.Node{}, paths: paths}
+		providers: map[string]map[string]eval.Node{}, paths: paths, scoped: map[eval.Node]eval.Node{},
+		deprecated: map[string]string{}, outputs: map[string]*eval.Output{}}
 }
 
 // add records a node under its namespace and name; the first of
@@ -63,15 +73,22 @@ func (r *resolver) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl
 			return fmt.Sprintf("A local value with the name %q has not been declared.", n)
 		})
 	case "module":
-		return r.named(t, r.modules, "module", func(n string) string {
+		ref, diags := r.named(t, r.modules, "module", func(n string) string {
 			return fmt.Sprintf("No module call named %q is declared in %s.", n, r.where)
 		})
+		return ref, append(diags, deprecatedOutput(ref.Node, t)...)
 	case "data":
 		if len(t) < 3 {
 			return invalidRef(t, `A reference to a data source must be followed by at least two attribute accesses: the type and the name, as in data.<type>.<name>.`)
 		}
 		typ, _ := attrName(t, 1)
-		return r.resource(t[1:], 3, r.data, "data", fmt.Sprintf("A data resource %%q %%q has not been declared in %s.", r.where), typ)
+		ref, diags := r.resource(t[1:], 3, r.data, "data", fmt.Sprintf("A data resource %%q %%q has not been declared in %s.", r.where), typ)
+		if c := r.scoped[ref.Node]; c != nil && c != from {
+			return eval.Reference{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reference to scoped data source",
+				Detail:  fmt.Sprintf("%s is scoped to %s at %s: only that check's assertions can refer to it.", ref.Node.Declaration(), c.Declaration(), c.Declaration().DeclRange),
+				Subject: t.SourceRange().Ptr()}}
+		}
+		return ref, diags
 	case "count":
 		if a, ok := attrName(t, 1); !ok || a != "index" {
 			return invalidRef(t, `The "count" object has one attribute: count.index.`)
@@ -111,6 +128,28 @@ func (r *resolver) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl
 		return invalidRef(t, fmt.Sprintf("There is no variable named %q; a reference to a resource type must be followed by the resource's name, as in %s.<name>.", root, root))
 	}
 	return r.resource(t, 2, r.resources, "managed", fmt.Sprintf("A managed resource %%q %%q has not been declared in %s.", r.where), root)
+}
+
+// deprecatedOutput warns of a reference to a module's deprecated output:
+// module.<name>.<output>, or module.<name>[<key>].<output>.
+func deprecatedOutput(n eval.Node, t hcl.Traversal) hcl.Diagnostics {
+	m, _ := n.(*eval.Module)
+	if m == nil || m.Body == nil {
+		return nil
+	}
+	body, _ := m.Body.Resolver.(*resolver)
+	rest := t[2:]
+	if len(rest) > 0 && m.Expansion.Expanded() {
+		if _, ok := rest[0].(hcl.TraverseIndex); ok {
+			rest = rest[1:]
+		}
+	}
+	out, ok := attrName(rest, 0)
+	if body == nil || !ok || body.deprecated[out] == "" {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated output module.%s.%s", m.Name, out),
+		Detail: body.deprecated[out], Subject: t.SourceRange().Ptr()}}
 }
 
 // named resolves <root>.<name> in one of the namespaces of single names.

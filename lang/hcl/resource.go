@@ -27,7 +27,7 @@ var dataSchema = &hcl.BodySchema{
 }
 
 // dataLifecycleSchema is the schema of a data block's lifecycle block.
-var dataLifecycleSchema = &hcl.BodySchema{Blocks: conditionBlocks}
+var dataLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}, Blocks: conditionBlocks}
 
 // resource decodes a resource block.
 func (m *module) resource(b *hcl.Block) {
@@ -53,13 +53,13 @@ func (m *module) resource(b *hcl.Block) {
 	if p := content.Attributes["provider"]; p != nil {
 		r.Options.Provider = p.Expr
 	}
-	m.lifecycle(content.Blocks, &r.Options, &r.Conditions, sh.inputs, b.DefRange)
+	m.lifecycle(content.Blocks, r, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
 }
 
 // data decodes a data block: a call of a provider function.
-func (m *module) data(b *hcl.Block) {
+func (m *module) data(b *hcl.Block) *eval.Invoke {
 	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], dataKind, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
@@ -89,14 +89,16 @@ func (m *module) data(b *hcl.Block) {
 		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
 		m.report(diags)
 		m.conditions(lcContent.Blocks, &inv.Conditions)
+		m.enabled(lcContent.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
 	}
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)
 	inv.Options.Version, inv.Options.PluginDownloadURL = opts.Version, opts.PluginDownloadURL
+	return inv
 }
 
 var providerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "for_each"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}},
 }
 
@@ -131,6 +133,11 @@ func (m *module) provider(b *hcl.Block) {
 		m.report(sh.check(body))
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
+	m.expansion(content, &r.Expansion)
+	if r.Expansion.ForEach != nil && alias == "" {
+		m.errorf(content.Attributes["for_each"].NameRange, "Provider for_each needs an alias",
+			"A provider block with for_each makes one configuration per key, so it cannot be the default one; give it an alias and choose an instance with provider = %s.<alias>[<key>].", pkg)
+	}
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, shapes{sh, sh}, r)
 	m.l.defaultVersion(pkg, &r.Options)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/internal/langtest"
 )
 
@@ -71,6 +72,81 @@ resource "test_thing" "several" {
 module "web" { source = "./site" }
 `)
 	langtest.Equal(t, "moved blocks removed", s.Up(), []string(nil))
+}
+
+// TestMovedBetweenModules moves resources into a module, out of one,
+// between instances of a module, and from count to for_each keys: nothing
+// is created, deleted or replaced.
+func TestMovedBetweenModules(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+resource "test_thing" "a" { name = "a" }
+module "one" { source = "./one" }
+module "two" { source = "./two" }
+module "keyed" {
+  source   = "./keyed"
+  for_each = toset(["x"])
+}
+resource "test_thing" "counted" {
+  count = 1
+  name  = "c"
+}
+`)
+	s.Write("one/main.hcl", `
+resource "test_thing" "inner" { name = "inner" }
+resource "test_thing" "stays" { name = "stays" }
+`)
+	s.Write("two/main.hcl", `resource "test_thing" "b" { name = "b" }`)
+	s.Write("keyed/main.hcl", `resource "test_thing" "k" { name = "k" }`)
+	langtest.Equal(t, "create", s.Up(), []string{"create a", "create counted[0]", "create default", "create keyed[\"x\"]",
+		"create keyed[\"x\"].k", "create one", "create one.inner", "create one.stays", "create roundtrip-test", "create two", "create two.b"})
+	ids := map[string]resource.ID{}
+	for _, n := range []string{"a", "one.inner", "keyed[\"x\"].k", "counted[0]"} {
+		ids[n] = s.Find(n).ID
+	}
+
+	s.Write("main.hcl", `
+module "one" { source = "./one" }
+module "two" { source = "./two" }
+resource "test_thing" "inner" { name = "inner" }
+module "keyed" {
+  source   = "./keyed"
+  for_each = toset(["y"])
+}
+resource "test_thing" "counted" {
+  for_each = toset(["c"])
+  name     = each.key
+}
+moved {
+  from = test_thing.a
+  to   = module.two.test_thing.a
+}
+moved {
+  from = module.one.test_thing.inner
+  to   = test_thing.inner
+}
+moved {
+  from = module.keyed["x"].test_thing.k
+  to   = module.keyed["y"].test_thing.k
+}
+moved {
+  from = test_thing.counted[0]
+  to   = test_thing.counted["c"]
+}
+`)
+	s.Write("one/main.hcl", `resource "test_thing" "stays" { name = "stays" }`)
+	s.Write("two/main.hcl", `
+resource "test_thing" "b" { name = "b" }
+resource "test_thing" "a" { name = "a" }
+`)
+	// The component keyed["x"] goes (it has no resources left); the
+	// instance keyed["y"] is new. Nothing else changes.
+	langtest.Equal(t, "move", s.Up(), []string{"create keyed[\"y\"]", "delete keyed[\"x\"]"})
+	for old, now := range map[string]string{"a": "two.a", "one.inner": "inner", "keyed[\"x\"].k": "keyed[\"y\"].k", "counted[0]": `counted["c"]`} {
+		if r := s.Find(now); r == nil || r.ID != ids[old] {
+			t.Errorf("%s is not %s, moved: %+v", now, old, r)
+		}
+	}
 }
 
 // TestCountShrink shrinks a count: only the dropped instance is deleted,
@@ -158,17 +234,101 @@ removed {
 	langtest.Equal(t, "log", lines, []string{"created-deleted", "created-kept", "deleted-deleted"})
 }
 
+// TestRemovedModule forgets whole modules, one with instances and one
+// with a module in it, once their blocks are gone: nothing is deleted.
+func TestRemovedModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `
+module "site" { source = "./site" }
+module "many" {
+  source = "./leaf"
+  count  = 2
+}
+resource "test_thing" "other" { name = "other" }
+`)
+	s.Write("site/main.hcl", `
+resource "test_thing" "a" { name = "a" }
+module "inner" { source = "../leaf" }
+`)
+	s.Write("leaf/main.hcl", `resource "test_thing" "leaf" { name = "leaf" }`)
+	s.Up()
+	s.Write("main.hcl", `
+resource "test_thing" "other" { name = "other" }
+removed {
+  from = module.site
+  lifecycle {
+    destroy = false
+  }
+}
+removed {
+  from = module.many
+  lifecycle {
+    destroy = false
+  }
+}
+`)
+	langtest.Equal(t, "remove", s.Up(), []string{"discard many[0]", "discard many[0].leaf", "discard many[1]", "discard many[1].leaf",
+		"discard site", "discard site.a", "discard site.inner", "discard site.inner.leaf"})
+	if s.Find("other") == nil || s.Find("site.a") != nil {
+		t.Error("the state after forgetting modules is wrong")
+	}
+}
+
+// TestRemovedInModule forgets a resource of a module with a removed block
+// of its caller: the module's resource leaves the stack, undeleted.
+func TestRemovedInModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `module "site" { source = "./site" }`)
+	s.Write("site/main.hcl", `
+resource "test_thing" "kept" { name = "kept" }
+resource "test_thing" "stays" { name = "stays" }
+`)
+	s.Up()
+	s.Write("site/main.hcl", `resource "test_thing" "stays" { name = "stays" }`)
+	s.Write("main.hcl", `
+module "site" { source = "./site" }
+removed {
+  from = module.site.test_thing.kept
+  lifecycle {
+    destroy = false
+  }
+}
+`)
+	langtest.Equal(t, "remove", s.Up(), []string{"discard site.kept"})
+}
+
 // TestReplacementOrder checks the default order of a replacement, delete
-// before create as in Terraform, and create_before_destroy.
+// before create as in Terraform, and create_before_destroy, also where a
+// resource that depends on the replaced one has it (Terraform propagates
+// it to dependencies), there through a module's input.
 func TestReplacementOrder(t *testing.T) {
+	const dependent = `
+resource "command_local_command" "user" {
+  dir    = command_local_command.step.dir
+  create = "true"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`
 	for _, tc := range []struct {
-		lifecycle string
-		want      string
+		lifecycle, other string
+		want             string
 	}{
-		{"", "created one\ndeleted\ncreated two\n"},
-		{"lifecycle {\n create_before_destroy = true\n}", "created one\ncreated two\ndeleted\n"},
+		{"", "", "created one\ndeleted\ncreated two\n"},
+		{"lifecycle {\n create_before_destroy = true\n}", "", "created one\ncreated two\ndeleted\n"},
+		{"", dependent, "created one\ncreated two\ndeleted\n"},
+		{"", "module \"user\" {\n  source = \"./user\"\n  dir    = command_local_command.step.dir\n}", "created one\ncreated two\ndeleted\n"},
 	} {
 		s := langtest.NewStack(t, load)
+		s.Write("user/main.hcl", `
+variable "dir" {}
+resource "command_local_command" "user" {
+  dir    = var.dir
+  create = "true"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`)
 		program := func(trigger string) string {
 			return fmt.Sprintf(`
 resource "command_local_command" "step" {
@@ -178,14 +338,14 @@ resource "command_local_command" "step" {
   triggers = [%q]
   %s
 }
-`, s.Dir, trigger, trigger, tc.lifecycle)
+%s`, s.Dir, trigger, trigger, tc.lifecycle, tc.other)
 		}
 		s.Write("main.hcl", program("one"))
 		s.Up()
 		s.Write("main.hcl", program("two"))
 		langtest.Equal(t, "replace", s.Up(), []string{"replace step"})
 		data, _ := os.ReadFile(filepath.Join(s.Dir, "log.txt"))
-		langtest.Equal(t, "order with "+tc.lifecycle, string(data), tc.want)
+		langtest.Equal(t, "order with "+tc.lifecycle+tc.other, string(data), tc.want)
 	}
 }
 

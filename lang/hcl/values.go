@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,7 +13,7 @@ import (
 
 var variableSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
-		{Name: "ephemeral"}},
+		{Name: "ephemeral"}, {Name: "deprecated"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
@@ -21,7 +22,7 @@ var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 // variable decodes a variable block: a value of the stack's configuration
 // (<project>:<name>) in the root module, an input in a module's body. An
-// ephemeral variable is kept as a secret.
+// ephemeral variable's value is marked ephemeral.
 func (m *module) variable(b *hcl.Block) {
 	name := b.Labels[0]
 	content, diags := b.Body.Content(variableSchema)
@@ -35,7 +36,9 @@ func (m *module) variable(b *hcl.Block) {
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = a.Expr
 	}
-	c.Secret = m.constantBool(content.Attributes["sensitive"], false) || m.constantBool(content.Attributes["ephemeral"], false)
+	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
+	c.Ephemeral = m.constantBool(content.Attributes["ephemeral"], false)
+	c.Deprecated = m.optionalString(content.Attributes["deprecated"])
 	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
 	for _, v := range content.Blocks {
 		c.Validations = append(c.Validations, m.assertion(v.Body))
@@ -92,6 +95,28 @@ func (m *module) constantBool(a *hcl.Attribute, def bool) bool {
 	return v.True()
 }
 
+// deprecatedInputs warns of the arguments of a module call that give a
+// value to a deprecated variable of the module's body.
+func (m *module) deprecatedInputs(body []eval.Node, inputs hcl.Body) {
+	given, _ := inputs.JustAttributes()
+	for _, n := range body {
+		if c, ok := n.(*eval.Config); ok && c.Deprecated != "" && given[c.Name] != nil {
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Deprecated input %s", c.Name),
+				Detail: c.Deprecated, Subject: given[c.Name].Range.Ptr()})
+		}
+	}
+}
+
+// optionalString returns the value of an argument that must be a
+// constant string, or "" when it is absent.
+func (m *module) optionalString(a *hcl.Attribute) string {
+	if a == nil {
+		return ""
+	}
+	v, _ := m.constantString(a, "Invalid value", a.Name+" must be a constant string.")
+	return v
+}
+
 // locals decodes a locals block: one local value per argument.
 func (m *module) locals(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
@@ -105,11 +130,13 @@ func (m *module) locals(b *hcl.Block) {
 }
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"}},
+	{Name: "value", Required: true}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
+	{Name: "deprecated"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}}}
 
 // output decodes an output block: a stack output, or an output of a
-// module. An ephemeral output (of a module) is a secret.
+// module. An ephemeral output (of a module) may have an ephemeral value,
+// and is left out of the module's component.
 func (m *module) output(b *hcl.Block) {
 	content, diags := b.Body.Content(outputSchema)
 	m.report(diags)
@@ -119,10 +146,14 @@ func (m *module) output(b *hcl.Block) {
 		if m.dir == m.l.root {
 			m.errorf(a.Range, "Ephemeral output not allowed", "The root module's outputs are kept in the stack's state, so they cannot be ephemeral; only a module's outputs can.")
 		}
-		o.Secret = true
+		o.Ephemeral = true
 	}
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
+	}
+	m.res.outputs[o.Name] = o
+	if msg := m.optionalString(content.Attributes["deprecated"]); msg != "" {
+		m.res.deprecated[o.Name] = msg
 	}
 	if d := content.Attributes["depends_on"]; d != nil {
 		o.DependsOn = d.Expr
@@ -133,15 +164,24 @@ func (m *module) output(b *hcl.Block) {
 	m.nodes = append(m.nodes, o)
 }
 
-var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}}}
+var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}}}
 
-// check decodes a check block: assertions whose failures are warnings.
+// check decodes a check block: assertions whose failures are warnings, and
+// the data sources scoped to it, whose failures are warnings too and which
+// only its assertions may refer to.
 func (m *module) check(b *hcl.Block) {
 	content, diags := b.Body.Content(checkSchema)
 	m.report(diags)
 	c := &eval.Check{Decl: eval.Decl{Name: b.Labels[0], Noun: "check", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
-	for _, a := range content.Blocks {
-		c.Assertions = append(c.Assertions, m.assertion(a.Body))
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "assert":
+			c.Assertions = append(c.Assertions, m.assertion(blk.Body))
+		case "data":
+			inv := m.data(blk)
+			inv.Check = c
+			m.res.scoped[inv] = c
+		}
 	}
 	m.nodes = append(m.nodes, c)
 }

@@ -78,6 +78,8 @@ func (f *fake) Call(_ context.Context, req deploy.CallRequest) (*deploy.CallResp
 
 func (f *fake) Forget(context.Context, resource.URN) error { return nil }
 
+func (f *fake) ForgetComponent(context.Context, resource.URN, string) error { return nil }
+
 // serve serves f and returns clients of both services.
 func serve(t *testing.T, f *fake, diag func(deploy.DiagEvent)) (pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient) {
 	t.Helper()

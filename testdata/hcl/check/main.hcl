@@ -18,3 +18,16 @@ check "length" {
 output "name" {
   value = test_thing.t.name
 }
+
+# A data source scoped to a check: read with the check, for its
+# assertions only.
+check "upper" {
+  data "test_get_thing" "t" {
+    name = test_thing.t.name
+  }
+
+  assert {
+    condition     = data.test_get_thing.t.upper == "U"
+    error_message = "The name in capitals is ${data.test_get_thing.t.upper}."
+  }
+}

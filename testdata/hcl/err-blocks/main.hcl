@@ -39,3 +39,15 @@ resource "test_thing" "opts" {
 }
 
 resouce "test_thing" "typo" {}
+
+provider "test" {
+  for_each = toset(["a"])
+}
+
+resource "test_thing" "west" {}
+
+import {
+  to       = test_thing.west
+  id       = "w"
+  provider = test.west
+}

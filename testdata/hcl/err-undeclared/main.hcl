@@ -34,3 +34,18 @@ output "e" {
 output "f" {
   value = count.index
 }
+
+check "scoped" {
+  data "test_get_thing" "scoped" {
+    name = "s"
+  }
+
+  assert {
+    condition     = data.test_get_thing.scoped.upper == "S"
+    error_message = "not in capitals"
+  }
+}
+
+output "g" {
+  value = data.test_get_thing.scoped.upper
+}

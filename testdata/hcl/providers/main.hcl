@@ -36,3 +36,17 @@ module "passed" {
 output "upper" {
   value = data.test_get_thing.east.upper
 }
+
+# for_each on a provider block (OpenTofu's): one provider per key, chosen
+# by key.
+provider "test" {
+  alias    = "by_region"
+  for_each = toset(["north", "south"])
+  region   = each.key
+}
+
+resource "test_thing" "regional" {
+  for_each = toset(["north", "south"])
+  name     = each.key
+  provider = test.by_region[each.key]
+}

@@ -4,6 +4,13 @@
 # values from .tfvars files under the stack's configuration.
 terraform {
   required_version = ">= 1.5, < 2.0"
+
+  # OpenTofu's state encryption: ignored, with a warning.
+  encryption {
+    key_provider "pbkdf2" "main" {
+      passphrase = "a passphrase of sixteen characters or more"
+    }
+  }
 }
 
 variable "name" {
