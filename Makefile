@@ -11,14 +11,14 @@ EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm chromium
 test: fmt vet nodejs-deps
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
 		echo "SKIPPED: $$b is not on PATH, so the tests that need it will skip"; done
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # race runs the tests of the packages that run goroutines of their own (the
 # engine, the evaluator, the plugin host) again under the race detector:
 # about 4 minutes on 2 cores from a cold build cache.
 RACE_PACKAGES = ./engine/... ./eval/... ./plugins/host/...
 race:
-	$(GO) test -race $(RACE_PACKAGES)
+	$(GO) test -timeout 30m -race $(RACE_PACKAGES)
 
 build:
 	$(GO) build -o bin/cairn ./cmd/cairn
