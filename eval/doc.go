@@ -12,7 +12,10 @@
 // library of eval/funcs and the functions InvokeFunction and
 // ReadFileFunction; the engine's concepts travel through cty as package
 // values describes (unknowns, the Secret mark, Dep marks), and are
-// converted at the monitor boundary only.
+// converted at the monitor boundary only. Ephemeral values (of ephemeral
+// Configs and Outputs, marked values.Ephemeral) never reach what is kept:
+// a resource's arguments and outputs that are not ephemeral refuse them, a
+// provider's configuration keeps them as secrets.
 //
 // Program implements deploy.Program. Run checks the program first (unknown
 // names and cycles, naming both ends; types against the package schemas of

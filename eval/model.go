@@ -52,6 +52,11 @@ type Config struct {
 	Type    cty.Type
 	Default hcl.Expression // nil: the value is required
 	Secret  bool
+	// Ephemeral marks the value values.Ephemeral: it may go to providers'
+	// configurations, local values and ephemeral outputs, not to
+	// resources or other outputs. A module's input that is not
+	// ephemeral refuses such a value.
+	Ephemeral bool
 	// Defaults fills in the optional attributes a value leaves out of an
 	// object type (HCL's optional(type, default)); nil: none.
 	Defaults *typeexpr.Defaults
@@ -270,6 +275,10 @@ type Output struct {
 	Decl
 	Value  hcl.Expression
 	Secret bool
+	// Ephemeral allows an ephemeral value, and marks the value so: the
+	// output of a module, left out of its component's outputs. Another
+	// output refuses an ephemeral value.
+	Ephemeral bool
 	// Preconditions are checked before the value is; a false one is an
 	// error.
 	Preconditions []Assertion

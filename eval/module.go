@@ -93,7 +93,12 @@ func (s *scopeRun) moduleConfigs(m *Module, body *graph, inputs cty.Value) (map[
 				fmt.Sprintf("The input %q of %s %v; its type is %s.", c.Name, &m.Decl, err, typeName(c.Type))))
 			continue
 		}
-		out[c] = secretIf(v, c.Secret)
+		if !c.Ephemeral && v.HasMarkDeep(values.Ephemeral) {
+			diags = append(diags, errorDiag(at, fmt.Sprintf("Ephemeral value not allowed for input %s", c.Name),
+				fmt.Sprintf("The value of the input %q of %s is ephemeral; declare the variable ephemeral = true (%s), or pass ephemeralasnull(…).", c.Name, &m.Decl, RangeString(c.NameRange))))
+			continue
+		}
+		out[c] = ephemeralIf(secretIf(v, c.Secret), c.Ephemeral)
 	}
 	if inputs.IsKnown() && inputs.Type().IsObjectType() {
 		for name := range inputs.Type().AttributeTypes() {

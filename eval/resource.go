@@ -38,6 +38,12 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	if !opts.ok || !ok {
 		return cty.DynamicVal, false
 	}
+	if resource.IsProviderType(typ.token) {
+		props = ephemeralAsSecret(props)
+	} else if !s.refuseEphemeral(props, rangeOr(r.Properties, r.NameRange), "Ephemeral value used in non-ephemeral context",
+		"Ephemeral values are never kept, so a resource's arguments cannot refer to them; a provider's configuration, local values and ephemeral outputs can (ephemeralasnull(…) makes one null).") {
+		return cty.DynamicVal, false
+	}
 	if req.Provider == "" && v.provider != nil {
 		ref, err := providerRef(s.states[v.provider].current())
 		if err != nil {

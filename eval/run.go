@@ -118,7 +118,7 @@ func (p *Program) prepare(ctx context.Context, info deploy.RunInfo) (*run, hcl.D
 		if c, ok := n.(*Config); ok {
 			v, ds := ConfigValue(c, info.Project, info.Config)
 			diags = append(diags, ds...)
-			r.configs[c] = v
+			r.configs[c] = ephemeralIf(v, c.Ephemeral)
 		}
 	}
 	return r, diags

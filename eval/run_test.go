@@ -275,6 +275,65 @@ func TestCheckWarns(t *testing.T) {
 	}
 }
 
+// TestEphemeral checks ephemeral values: they configure a provider (as
+// a secret, since the state keeps a provider's inputs), pass through
+// local values and a module's ephemeral input and output, are left out of
+// the module's component, and become null with ephemeralasnull.
+func TestEphemeral(t *testing.T) {
+	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
+	local := &eval.Local{Decl: decl("x", "local value"), Value: expr(t, `"${token}-x"`)}
+	prov := &eval.Resource{Decl: decl("p", "provider"), Type: "pulumi:providers:test", Properties: expr(t, `{ key = token }`)}
+	input := &eval.Config{Decl: decl("in", "variable"), Type: cty.String, Ephemeral: true}
+	upper := &eval.Output{Decl: decl("upper", "output"), Value: expr(t, `upper(in)`), Ephemeral: true}
+	kept := &eval.Output{Decl: decl("kept", "output"), Value: expr(t, `"kept"`)}
+	mod := &eval.Module{Decl: decl("m", "module"), Type: "cairn:index:Module", Body: scope(input, upper, kept), Inputs: expr(t, `{ in = x }`)}
+	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing",
+		Properties: expr(t, `{ name = coalesce(ephemeralasnull(m.upper), "none") }`)}
+	m := newMonitor()
+	if err := run(t, &eval.Program{Root: scope(token, local, prov, mod, thing)}, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if key := m.regs["p"].Properties["key"]; !key.IsSecret() || !key.Unsecret().Equal(resource.String("abc")) {
+		t.Errorf("provider key = %v, want the secret abc", key)
+	}
+	if name := m.regs["thing"].Properties["name"]; !name.Equal(resource.String("none")) {
+		t.Errorf("thing's name = %v, want none", name)
+	}
+	comp := resource.NewURN("dev", "proj", "", "cairn:index:Module", "m")
+	if got := m.outputs[comp]; len(got) != 1 || !got["kept"].Equal(resource.String("kept")) {
+		t.Errorf("the module's component outputs are %v, want kept only", got)
+	}
+}
+
+// TestEphemeralRefused checks that ephemeral values cannot reach what is
+// kept: a resource's arguments, an output that is not ephemeral, a
+// module's input that is not.
+func TestEphemeralRefused(t *testing.T) {
+	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
+	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing", Properties: expr(t, `{ tags = { a = token } }`)}
+	out := &eval.Output{Decl: decl("out", "output"), Value: expr(t, `token`)}
+	input := &eval.Config{Decl: decl("in", "variable"), Type: cty.String}
+	mod := &eval.Module{Decl: decl("m", "module"), Type: "cairn:index:Module", Body: scope(input), Inputs: expr(t, `{ in = token }`)}
+	err := run(t, &eval.Program{Root: scope(token, thing, out, mod)}, newMonitor(), nil)
+	var de *eval.DiagnosticsError
+	if !errors.As(err, &de) {
+		t.Fatalf("want errors, got %v", err)
+	}
+	var got []string
+	for _, d := range de.Diags {
+		got = append(got, d.Summary+": "+strings.SplitN(d.Detail, ". ", 2)[0])
+	}
+	sort.Strings(got)
+	want := []string{
+		`Ephemeral value not allowed for input in: The value of the input "in" of module "m" is ephemeral; declare the variable ephemeral = true (test.hcl:1:1), or pass ephemeralasnull(…).`,
+		"Ephemeral value used in non-ephemeral context: tags.a is ephemeral",
+		"Output does not allow ephemeral value: The value is ephemeral, which is never kept; only a module's output declared ephemeral = true may have one (ephemeralasnull(…) makes it null).",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\ngot  %q\nwant %q", got, want)
+	}
+}
+
 // TestPoison checks that a failed node fails its dependents silently and
 // leaves the others alone.
 func TestPoison(t *testing.T) {

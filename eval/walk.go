@@ -394,7 +394,11 @@ func (s *scopeRun) evaluate(ctx context.Context, v *vertex, in *instance) (cty.V
 			return cty.DynamicVal, false
 		}
 		val, ok := s.eval(ectx, n.Value)
-		return secretIf(val, n.Secret), ok
+		if ok && !n.Ephemeral {
+			ok = s.refuseEphemeral(val, n.Value.Range(), "Output does not allow ephemeral value",
+				"The value is ephemeral, which is never kept; only a module's output declared ephemeral = true may have one (ephemeralasnull(…) makes it null).")
+		}
+		return ephemeralIf(secretIf(val, n.Secret), n.Ephemeral), ok
 	case *Resource:
 		return s.resource(ctx, v, n, in, ectx)
 	case *Invoke:
@@ -434,6 +438,9 @@ func (s *scopeRun) outputs() (resource.Map, bool) {
 		if st.failed {
 			ok = false
 			continue
+		}
+		if o.Ephemeral {
+			continue // never kept
 		}
 		ev, _, err := values.ToEngine(st.current())
 		if err != nil {

@@ -31,6 +31,16 @@ func (secretMark) GoString() string { return "values.Secret" }
 // Secret marks a secret value.
 var Secret = secretMark{}
 
+type ephemeralMark struct{}
+
+func (ephemeralMark) GoString() string { return "values.Ephemeral" }
+
+// Ephemeral marks a value that must not be kept: Terraform's ephemeral
+// variables and module outputs, which never reach the state. Converting
+// a value to the engine's ignores the mark: the evaluator refuses such
+// values where they would be kept.
+var Ephemeral = ephemeralMark{}
+
 // Dep marks a value derived from the outputs of the resource named by URN.
 type Dep struct{ URN resource.URN }
 

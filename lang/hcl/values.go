@@ -21,7 +21,7 @@ var assertionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 // variable decodes a variable block: a value of the stack's configuration
 // (<project>:<name>) in the root module, an input in a module's body. An
-// ephemeral variable is kept as a secret.
+// ephemeral variable's value is marked ephemeral.
 func (m *module) variable(b *hcl.Block) {
 	name := b.Labels[0]
 	content, diags := b.Body.Content(variableSchema)
@@ -35,7 +35,8 @@ func (m *module) variable(b *hcl.Block) {
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = a.Expr
 	}
-	c.Secret = m.constantBool(content.Attributes["sensitive"], false) || m.constantBool(content.Attributes["ephemeral"], false)
+	c.Secret = m.constantBool(content.Attributes["sensitive"], false)
+	c.Ephemeral = m.constantBool(content.Attributes["ephemeral"], false)
 	c.NotNull = !m.constantBool(content.Attributes["nullable"], true)
 	for _, v := range content.Blocks {
 		c.Validations = append(c.Validations, m.assertion(v.Body))
@@ -109,7 +110,8 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}}}
 
 // output decodes an output block: a stack output, or an output of a
-// module. An ephemeral output (of a module) is a secret.
+// module. An ephemeral output (of a module) may have an ephemeral value,
+// and is left out of the module's component.
 func (m *module) output(b *hcl.Block) {
 	content, diags := b.Body.Content(outputSchema)
 	m.report(diags)
@@ -119,7 +121,7 @@ func (m *module) output(b *hcl.Block) {
 		if m.dir == m.l.root {
 			m.errorf(a.Range, "Ephemeral output not allowed", "The root module's outputs are kept in the stack's state, so they cannot be ephemeral; only a module's outputs can.")
 		}
-		o.Secret = true
+		o.Ephemeral = true
 	}
 	if v := content.Attributes["value"]; v != nil {
 		o.Value = v.Expr
