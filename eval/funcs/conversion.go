@@ -66,3 +66,38 @@ var IsSensitiveFunc = function.New(&function.Spec{
 		return cty.False.WithMarks(deps), nil
 	},
 })
+
+// EphemeralAsNullFunc replaces the ephemeral values in a value (those
+// marked values.Ephemeral) with nulls of their types, so that what is left
+// may be kept; the rest passes unchanged, with its other marks.
+var EphemeralAsNullFunc = function.New(&function.Spec{
+	Description: "Replaces the ephemeral values in a value with nulls.",
+	Params:      []function.Parameter{anyValue},
+	Type:        func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, pvms := args[0].UnmarkDeepWithPaths()
+		var ephemeral []cty.Path
+		kept := pvms[:0:0]
+		for _, pvm := range pvms {
+			if _, ok := pvm.Marks[values.Ephemeral]; ok {
+				ephemeral = append(ephemeral, pvm.Path)
+				delete(pvm.Marks, values.Ephemeral)
+			}
+			if len(pvm.Marks) > 0 {
+				kept = append(kept, pvm)
+			}
+		}
+		out, err := cty.Transform(v, func(p cty.Path, v cty.Value) (cty.Value, error) {
+			for _, e := range ephemeral {
+				if p.Equals(e) {
+					return cty.NullVal(v.Type()), nil
+				}
+			}
+			return v, nil
+		})
+		if err != nil {
+			return cty.NilVal, err
+		}
+		return out.MarkWithPaths(kept), nil
+	},
+})

@@ -37,6 +37,17 @@ func TestSecretFunctions(t *testing.T) {
 		"unsecret": {
 			{args: []cty.Value{secret(str("👍🏽"))}, want: str("👍🏽")},
 		},
+		// ephemeralasnull("a") and ephemeralasnull(null) in OpenTofu
+		// 1.12's console: "a" and null; an ephemeral value is null.
+		"ephemeralasnull": {
+			{args: []cty.Value{str("a")}, want: str("a")},
+			{args: []cty.Value{cty.NullVal(cty.String)}, want: cty.NullVal(cty.String)},
+			{args: []cty.Value{str("a").Mark(values.Ephemeral)}, want: cty.NullVal(cty.String)},
+			{args: []cty.Value{secret(str("a")).Mark(values.Ephemeral)}, want: secret(cty.NullVal(cty.String))},
+			{args: []cty.Value{obj(map[string]cty.Value{"token": str("t").Mark(values.Ephemeral), "user": secret(str("ann"))})},
+				want: obj(map[string]cty.Value{"token": cty.NullVal(cty.String), "user": secret(str("ann"))})},
+			{args: []cty.Value{list(str("a"), str("b").Mark(values.Ephemeral))}, want: list(str("a"), cty.NullVal(cty.String))},
+		},
 		"issensitive": {
 			{args: []cty.Value{secret(str("a"))}, want: cty.True},
 			{args: []cty.Value{nested}, want: cty.True},

@@ -116,7 +116,7 @@ var documentedNames = strings.Fields(`
 	timestamp timeadd timecmp formatdate plantimestamp
 	md5 sha1 sha256 sha512 base64sha256 base64sha512 filesha256 filemd5 filebase64sha256 filesha1 filesha512 bcrypt uuid uuidv5 rsadecrypt
 	cidrhost cidrnetmask cidrsubnet cidrsubnets cidrcontains
-	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive
+	tostring tonumber tobool tolist toset tomap try can sensitive nonsensitive issensitive ephemeralasnull
 	fileasset stringasset remoteasset filearchive remotearchive assetarchive
 	pulumiresourcename pulumiresourcetype pulumiresourceurn
 	fromjson tojson secret unsecret singleornone select
@@ -281,17 +281,18 @@ var sampleCalls = map[string]callTest{
 	"cidrsubnets":  {args: []cty.Value{str("10.0.0.0/8"), num(8), num(8)}, want: strs("10.0.0.0/16", "10.1.0.0/16")},
 
 	// Types and secrets.
-	"issensitive":  {args: []cty.Value{str("a")}, want: cty.False},
-	"nonsensitive": {args: []cty.Value{str("a")}, want: str("a")},
-	"secret":       {args: []cty.Value{str("a")}, want: secret(str("a"))},
-	"sensitive":    {args: []cty.Value{str("a")}, want: secret(str("a"))},
-	"tobool":       {args: []cty.Value{str("true")}, want: cty.True},
-	"tolist":       {args: []cty.Value{tuple(str("a"))}, want: strs("a")},
-	"tomap":        {args: []cty.Value{obj(map[string]cty.Value{"a": str("b")})}, want: cty.MapVal(map[string]cty.Value{"a": str("b")})},
-	"tonumber":     {args: []cty.Value{str("1")}, want: num(1)},
-	"toset":        {args: []cty.Value{tuple(str("a"))}, want: cty.SetVal(strVals([]string{"a"}))},
-	"tostring":     {args: []cty.Value{num(1)}, want: str("1")},
-	"unsecret":     {args: []cty.Value{str("a")}, want: str("a")},
+	"ephemeralasnull": {args: []cty.Value{str("a").Mark(values.Ephemeral)}, want: cty.NullVal(cty.String)},
+	"issensitive":     {args: []cty.Value{str("a")}, want: cty.False},
+	"nonsensitive":    {args: []cty.Value{str("a")}, want: str("a")},
+	"secret":          {args: []cty.Value{str("a")}, want: secret(str("a"))},
+	"sensitive":       {args: []cty.Value{str("a")}, want: secret(str("a"))},
+	"tobool":          {args: []cty.Value{str("true")}, want: cty.True},
+	"tolist":          {args: []cty.Value{tuple(str("a"))}, want: strs("a")},
+	"tomap":           {args: []cty.Value{obj(map[string]cty.Value{"a": str("b")})}, want: cty.MapVal(map[string]cty.Value{"a": str("b")})},
+	"tonumber":        {args: []cty.Value{str("1")}, want: num(1)},
+	"toset":           {args: []cty.Value{tuple(str("a"))}, want: cty.SetVal(strVals([]string{"a"}))},
+	"tostring":        {args: []cty.Value{num(1)}, want: str("1")},
+	"unsecret":        {args: []cty.Value{str("a")}, want: str("a")},
 
 	// Pulumi.
 	"assetarchive":       {args: []cty.Value{obj(map[string]cty.Value{"a.txt": values.AssetVal(resource.NewTextAsset("a"))})}},
