@@ -224,6 +224,10 @@ type Invoke struct {
 	// resource or module it depends on would change (HCL's data sources,
 	// as Terraform defers their reads).
 	DeferChanged bool
+	// Ephemeral marks the value values.Ephemeral and secret: Terraform's
+	// ephemeral resources, which the provider opens anew in each
+	// operation and whose values are never kept.
+	Ephemeral bool
 }
 
 // InvokeOptions are the options of an invoke.

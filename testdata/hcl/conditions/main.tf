@@ -1,7 +1,7 @@
 # Preconditions are checked before a resource registers (or a data
 # source is read, or an output is set), postconditions after, with self
 # the instance's value; unknown ones hold. The workspace is the stack;
-# ephemeral variables are secrets.
+# sensitive variables are secrets.
 variable "ports" {
   type    = map(number)
   default = { web = 80, api = 8080 }
@@ -10,7 +10,7 @@ variable "ports" {
 variable "token" {
   type      = string
   default   = "t0ken"
-  ephemeral = true
+  sensitive = true
 }
 
 resource "terraform_data" "svc" {
