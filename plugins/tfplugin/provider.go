@@ -327,11 +327,13 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(resp.GetDiagnostics(), req.URN)}, nil
 }
 
-// DiffConfig implements provider.Provider: Terraform never replaces
-// resources for a change of provider configuration, so the engine diffs
-// it and updates.
+// DiffConfig implements provider.Provider: no change, as Terraform keeps
+// no provider configuration and its plans never show one. The engine
+// records the new configuration all the same (a same step), and the
+// provider is configured with it. An ephemeral value in a configuration,
+// new in each operation, so changes nothing.
 func (p *Provider) DiffConfig(context.Context, provider.DiffRequest) (provider.DiffResponse, error) {
-	return provider.DiffResponse{Changes: provider.DiffUnknown}, nil
+	return provider.DiffResponse{Changes: provider.DiffNone}, nil
 }
 
 // Configure implements provider.Provider with ConfigureProvider, called
