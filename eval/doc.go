@@ -14,9 +14,9 @@
 // values describes (unknowns, the Secret mark, Dep marks), and are
 // converted at the monitor boundary only. Ephemeral values (of ephemeral
 // Configs and Outputs, marked values.Ephemeral) never reach what is kept:
-// the arguments of resources and invokes, count, forEach and outputs that
-// are not ephemeral refuse them, a provider's configuration keeps them as
-// secrets.
+// the arguments of resources (but write-only ones) and invokes, count,
+// forEach and outputs that are not ephemeral refuse them, a provider's
+// configuration keeps them as secrets.
 //
 // Program implements deploy.Program. Run checks the program first (unknown
 // names and cycles, naming both ends; types against the package schemas of

@@ -177,6 +177,10 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 	if !ok || !o.ok || !s.conditions(n.Preconditions, ectx, "Resource precondition failed") {
 		return cty.DynamicVal, false
 	}
+	if !n.Ephemeral && !s.refuseEphemeral(args, ephemeralAt(n.Args, n.NameRange, args), "Ephemeral value used in non-ephemeral context",
+		"Ephemeral values are never kept, so a data source's arguments cannot refer to them; an ephemeral resource's can.") {
+		return cty.DynamicVal, false
+	}
 	if prov == "" && v.provider != nil {
 		ref, err := providerRef(s.states[v.provider].current())
 		if err != nil {
@@ -189,6 +193,9 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 	if err != nil {
 		s.r.registerFailure(&n.Decl, "call the function of", err)
 		return cty.DynamicVal, false
+	}
+	if n.Ephemeral {
+		val = val.Mark(values.Ephemeral).Mark(values.Secret)
 	}
 	if !s.conditions(n.Postconditions, withSelf(ectx, val), "Resource postcondition failed") {
 		return cty.DynamicVal, false

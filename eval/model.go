@@ -249,6 +249,10 @@ type Invoke struct {
 	// in a check block), or nil: its errors are warnings, and when it fails
 	// the check's assertions are skipped.
 	Check *Check
+	// Ephemeral marks the value values.Ephemeral and secret: Terraform's
+	// ephemeral resources, which the provider opens anew in each
+	// operation and whose values are never kept.
+	Ephemeral bool
 }
 
 // InvokeOptions are the options of an invoke.

@@ -207,8 +207,13 @@ func (o *optionReader) urns(e hcl.Expression) []resource.URN {
 }
 
 // flattenResources returns the elements of lists, tuples, sets and
-// objects that are not resources themselves, recursively.
+// objects that are not resources themselves, recursively. Ephemeral
+// resources, which order what depends on them but are never resources of
+// the stack, are left out.
 func flattenResources(v cty.Value) []cty.Value {
+	if v.HasMark(values.Ephemeral) {
+		return nil
+	}
 	plain, _ := v.Unmark()
 	if _, ok := asResource(plain); ok || !plain.IsKnown() || plain.IsNull() || !plain.CanIterateElements() {
 		if plain.IsNull() {

@@ -40,9 +40,11 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	}
 	if resource.IsProviderType(typ.token) {
 		props = ephemeralAsSecret(props)
-	} else if !s.refuseEphemeral(props, rangeOr(r.Properties, r.NameRange), "Ephemeral value used in non-ephemeral context",
-		"Ephemeral values are never kept, so a resource's arguments cannot refer to them; a provider's configuration, local values and ephemeral outputs can (ephemeralasnull(…) makes one null).") {
+	} else if all, kept := typ.writeOnly(props); !s.refuseEphemeral(kept, ephemeralAt(r.Properties, r.NameRange, kept), "Ephemeral value used in non-ephemeral context",
+		"Ephemeral values are never kept, so a resource's arguments cannot refer to them, but for write-only ones; a provider's configuration, local values and ephemeral outputs can (ephemeralasnull(…) makes one null).") {
 		return cty.DynamicVal, false
+	} else {
+		props = all
 	}
 	if req.Provider == "" && v.provider != nil {
 		ref, err := providerRef(s.states[v.provider].current())

@@ -338,8 +338,8 @@ func TestEphemeral(t *testing.T) {
 }
 
 // TestEphemeralRefused checks that ephemeral values cannot reach what is
-// kept: a resource's or data source's arguments, a count, an output that
-// is not ephemeral, a module's input that is not.
+// kept: a resource's (but write-only) or data source's arguments, a
+// count, an output that is not ephemeral, a module's input that is not.
 func TestEphemeralRefused(t *testing.T) {
 	token := &eval.Config{Decl: decl("token", "variable"), Type: cty.String, Default: expr(t, `"abc"`), Ephemeral: true}
 	thing := &eval.Resource{Decl: decl("thing", "resource"), Type: "test:index:Thing", Properties: expr(t, `{ tags = { a = token } }`)}

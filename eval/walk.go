@@ -37,6 +37,9 @@ type nodeState struct {
 	mode     expansionMode
 	order    []*instance
 	byKey    map[string]*instance
+	// ephemeral marks the instances' collection of an ephemeral
+	// resource ephemeral, as each of its instances is.
+	ephemeral bool
 }
 
 // instance is one instance of a node: the only one, or one per count index
@@ -103,7 +106,8 @@ func (r *run) newScopeRun(ctx context.Context, g *graph, parent resource.URN, co
 	s := &scopeRun{r: r, g: g, parent: parent, configs: configs, states: map[Node]*nodeState{}}
 	s.funcs = s.functions(ctx)
 	for _, n := range g.nodes {
-		s.states[n] = &nodeState{expanded: make(chan struct{}), done: make(chan struct{})}
+		inv, _ := n.(*Invoke)
+		s.states[n] = &nodeState{expanded: make(chan struct{}), done: make(chan struct{}), ephemeral: inv != nil && inv.Ephemeral}
 	}
 	return s
 }
@@ -285,15 +289,15 @@ func (st *nodeState) current() cty.Value {
 		return vals[0]
 	case counted:
 		if len(vals) == 0 {
-			return cty.EmptyTupleVal
+			return ephemeralIf(cty.EmptyTupleVal, st.ephemeral)
 		}
-		return cty.TupleVal(vals)
+		return ephemeralIf(cty.TupleVal(vals), st.ephemeral)
 	case keyed:
 		attrs := make(map[string]cty.Value, len(vals))
 		for i, in := range st.order {
 			attrs[in.key.AsString()] = vals[i]
 		}
-		return cty.ObjectVal(attrs)
+		return ephemeralIf(cty.ObjectVal(attrs), st.ephemeral)
 	case disabled:
 		return cty.NullVal(cty.DynamicPseudoType)
 	}

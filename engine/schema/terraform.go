@@ -10,12 +10,17 @@ import "encoding/json"
 type Terraform struct {
 	// Source is the provider's source address (of the package).
 	Source string `json:"source,omitempty"`
-	// Resource, DataSource and Function are the Terraform names of a
-	// resource type, a data source (a function of the schema) and a
-	// provider function.
+	// Resource, DataSource, Ephemeral and Function are the Terraform
+	// names of a resource type, a data source and an ephemeral resource
+	// (functions of the schema), and a provider function.
 	Resource   string `json:"resource,omitempty"`
 	DataSource string `json:"dataSource,omitempty"`
+	Ephemeral  string `json:"ephemeral,omitempty"`
 	Function   string `json:"function,omitempty"`
+	// WriteOnly is set on an input property that is write-only: sent to
+	// the provider, never kept in the state, and so the one kind of
+	// resource argument that may take ephemeral values.
+	WriteOnly bool `json:"writeOnly,omitempty"`
 	// Nesting is set on a property written as nested blocks: single,
 	// group, list, set or map; MinItems and MaxItems bound how many.
 	Nesting  string `json:"nesting,omitempty"`

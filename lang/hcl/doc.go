@@ -13,9 +13,11 @@
 //
 // The blocks are Terraform's: variable (values from the stack's
 // configuration, <project>:<name>), locals, output, resource, data (a
-// provider function), provider (a provider resource; without an alias, the
-// default provider of its package), module (a component resource whose
-// children are the module's resources), moved (aliases), import, removed
+// provider function), ephemeral (an ephemeral resource: an invoke opened in
+// each operation, its value ephemeral), provider (a provider resource;
+// without an alias, the default provider of its package), module (a
+// component resource whose children are the module's resources), moved
+// (aliases), import, removed
 // (with lifecycle { destroy = false }, the resource leaves the stack without
 // being deleted) and check (failed assertions are warnings); a pulumi block
 // gives package versions (required_providers). Type labels are full type

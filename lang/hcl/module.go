@@ -21,6 +21,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "output", LabelNames: []string{"name"}},
 	{Type: "resource", LabelNames: []string{"type", "name"}},
 	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 	{Type: "provider", LabelNames: []string{"name"}},
 	{Type: "module", LabelNames: []string{"name"}},
 	{Type: "moved"},
@@ -55,7 +56,7 @@ func (m *module) report(diags hcl.Diagnostics) { m.l.diags = append(m.l.diags, d
 // blocks that refer to resources (moved, import, removed) last.
 func (m *module) decode(blocks []*hcl.Block) {
 	order := [][]string{{"pulumi", "terraform"}, {"provider"},
-		{"variable", "locals", "output", "resource", "data", "module", "check"}, {"moved", "import", "removed"}}
+		{"variable", "locals", "output", "resource", "data", "ephemeral", "module", "check"}, {"moved", "import", "removed"}}
 	for _, types := range order {
 		for _, b := range blocks {
 			if slices.Contains(types, b.Type) {
@@ -83,6 +84,8 @@ func (m *module) block(b *hcl.Block) {
 		m.resource(b)
 	case "data":
 		m.data(b)
+	case "ephemeral":
+		m.ephemeral(b)
 	case "module":
 		m.call(b)
 	case "check":

@@ -31,6 +31,8 @@ type pkg struct {
 	reported  bool                // whether a diagnostic gave err
 	resources map[string][]string // name → tokens
 	functions map[string][]string
+	// ephemerals are a Terraform provider's ephemeral resource types.
+	ephemerals map[string][]string
 	// tfFunctions are the functions of a Terraform provider, by name:
 	// provider::<pkg>::<name> calls them.
 	tfFunctions map[string]string
@@ -46,7 +48,7 @@ func (ps *packages) get(name string) *pkg {
 	if p, ok := ps.loaded[name]; ok {
 		return p
 	}
-	p := &pkg{name: name, resources: map[string][]string{}, functions: map[string][]string{}, tfFunctions: map[string]string{}}
+	p := &pkg{name: name, resources: map[string][]string{}, functions: map[string][]string{}, ephemerals: map[string][]string{}, tfFunctions: map[string]string{}}
 	ps.loaded[name] = p
 	if ps.src == nil {
 		return p
@@ -66,6 +68,9 @@ func (ps *packages) get(name string) *pkg {
 		n := typeName(tok)
 		if tf := schema.TerraformOf(fn.Language); tf != nil && tf.Function != "" {
 			p.tfFunctions[tf.Function] = tok
+			continue
+		} else if tf != nil && tf.Ephemeral != "" {
+			p.ephemerals[tf.Ephemeral] = append(p.ephemerals[tf.Ephemeral], tok)
 			continue
 		} else if tf != nil && tf.DataSource != "" {
 			n = tf.DataSource

@@ -13,6 +13,7 @@ import (
 
 // resolver resolves the references of one module (the root module or a
 // module's body): var.x, local.x, module.x, data.<type>.<name>,
+// ephemeral.<type>.<name>,
 // <type>.<name>, provider references <pkg> and <pkg>.<alias>, and the
 // builtins count, each, path, pulumi, terraform (terraform.workspace is the
 // stack) and self (in postconditions).
@@ -23,6 +24,7 @@ type resolver struct {
 	modules   map[string]eval.Node
 	resources map[string]map[string]eval.Node // by type name, then name
 	data      map[string]map[string]eval.Node
+	ephemeral map[string]map[string]eval.Node
 	providers map[string]map[string]eval.Node // by package, then alias ("" for the default)
 	paths     map[string]cty.Value            // path.module, path.root, path.cwd
 	scoped    map[eval.Node]eval.Node         // the data sources of check blocks, to their checks
@@ -40,7 +42,7 @@ func newResolver(where string, paths map[string]cty.Value) *resolver {
 	return &resolver{where: where, vars: map[string]eval.Node{}, locals: map[string]eval.Node{}, modules: map[string]eval.Node{},
 		resources: map[string]map[string]eval.Node{}, data: map[string]map[string]eval.Node{},
 		providers: map[string]map[string]eval.Node{}, paths: paths, scoped: map[eval.Node]eval.Node{},
-		deprecated: map[string]string{}, outputs: map[string]*eval.Output{}}
+		deprecated: map[string]string{}, outputs: map[string]*eval.Output{}, ephemeral: map[string]map[string]eval.Node{}}
 }
 
 // add records a node under its namespace and name; the first of
@@ -89,6 +91,12 @@ func (r *resolver) Resolve(from eval.Node, t hcl.Traversal) (eval.Reference, hcl
 				Subject: t.SourceRange().Ptr()}}
 		}
 		return ref, diags
+	case "ephemeral":
+		if len(t) < 3 {
+			return invalidRef(t, `A reference to an ephemeral resource must be followed by at least two attribute accesses: the type and the name, as in ephemeral.<type>.<name>.`)
+		}
+		typ, _ := attrName(t, 1)
+		return r.resource(t[1:], 3, r.ephemeral, "ephemeral", fmt.Sprintf("An ephemeral resource %%q %%q has not been declared in %s.", r.where), typ)
 	case "count":
 		if a, ok := attrName(t, 1); !ok || a != "index" {
 			return invalidRef(t, `The "count" object has one attribute: count.index.`)
@@ -186,8 +194,8 @@ func (r *resolver) resource(t hcl.Traversal, n int, m map[string]map[string]eval
 		}
 	}
 	hint := eval.DidYouMean(typ+"."+name, addrs)
-	if kind == "data" {
-		hint = eval.DidYouMean("data."+typ+"."+name, prefixed("data.", addrs))
+	if kind != "managed" {
+		hint = eval.DidYouMean(kind+"."+typ+"."+name, prefixed(kind+".", addrs))
 	}
 	return eval.Reference{}, hcl.Diagnostics{{
 		Severity: hcl.DiagError,

@@ -259,3 +259,19 @@ func (p v5) CallFunction(ctx context.Context, in *tfplugin6.CallFunction_Request
 func (p v5) StopProvider(ctx context.Context, in *tfplugin6.StopProvider_Request, opts ...grpc.CallOption) (*tfplugin6.StopProvider_Response, error) {
 	return call5[tfplugin6.StopProvider_Response](ctx, in, p.c.Stop, opts)
 }
+
+func (p v5) ValidateEphemeralResourceConfig(ctx context.Context, in *tfplugin6.ValidateEphemeralResourceConfig_Request, opts ...grpc.CallOption) (*tfplugin6.ValidateEphemeralResourceConfig_Response, error) {
+	return call5[tfplugin6.ValidateEphemeralResourceConfig_Response](ctx, in, p.c.ValidateEphemeralResourceConfig, opts)
+}
+
+func (p v5) OpenEphemeralResource(ctx context.Context, in *tfplugin6.OpenEphemeralResource_Request, opts ...grpc.CallOption) (*tfplugin6.OpenEphemeralResource_Response, error) {
+	return call5[tfplugin6.OpenEphemeralResource_Response](ctx, in, p.c.OpenEphemeralResource, opts)
+}
+
+func (p v5) RenewEphemeralResource(ctx context.Context, in *tfplugin6.RenewEphemeralResource_Request, opts ...grpc.CallOption) (*tfplugin6.RenewEphemeralResource_Response, error) {
+	return call5[tfplugin6.RenewEphemeralResource_Response](ctx, in, p.c.RenewEphemeralResource, opts)
+}
+
+func (p v5) CloseEphemeralResource(ctx context.Context, in *tfplugin6.CloseEphemeralResource_Request, opts ...grpc.CallOption) (*tfplugin6.CloseEphemeralResource_Response, error) {
+	return call5[tfplugin6.CloseEphemeralResource_Response](ctx, in, p.c.CloseEphemeralResource, opts)
+}

@@ -36,9 +36,16 @@
 //	                     (a preview stops at the plan: planned values are its outputs)
 //	Delete               ApplyResourceChange to null (after PlanResourceChange with plan_destroy)
 //	Read                 UpgradeResourceState, ReadResource; without outputs, ImportResourceState first
-//	Invoke               ReadDataSource for a data source, CallFunction for a function
+//	Invoke               ReadDataSource for a data source, CallFunction for a function,
+//	                     OpenEphemeralResource for an ephemeral resource (see ephemerals)
 //	Move                 MoveResourceState (a moved block between resource types)
 //	SignalCancellation   StopProvider
+//	Close                CloseEphemeralResource for those still open, then the process ends
+//
+// Write-only attributes (marked so in the package schema) are left out
+// of the inputs Check returns, which the state keeps, and sent in each
+// plan and apply (see writeOnly). A provider's configuration is not
+// diffed: Terraform plans no change of one.
 //
 // A plan must keep what the configuration sets, and an apply's result
 // must agree with its plan where the plan was known, as Terraform checks

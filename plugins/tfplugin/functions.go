@@ -10,7 +10,8 @@ import (
 )
 
 // Invoke implements provider.Provider: a data source's token reads it
-// with ReadDataSource (its result is the data source's state); a provider
+// with ReadDataSource (its result is the data source's state); an
+// ephemeral resource's opens it (see open); a provider
 // function's token calls it with CallFunction (its arguments are the list
 // "arguments", its result "result").
 func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
@@ -21,10 +22,13 @@ func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (prov
 	if t := s.data[req.Token]; t != nil {
 		return p.readData(ctx, proc, t, req.Args)
 	}
+	if t := s.ephemeral[req.Token]; t != nil {
+		return p.open(ctx, proc, t, req.Args)
+	}
 	if name, ok := s.functions[req.Token]; ok {
 		return p.callFunction(ctx, proc, name, s.resp.GetFunctions()[name], req.Args)
 	}
-	return provider.InvokeResponse{}, fmt.Errorf("the Terraform provider %s has no data source or function for %s", p.param.Source, req.Token)
+	return provider.InvokeResponse{}, fmt.Errorf("the Terraform provider %s has no data source, ephemeral resource or function for %s", p.param.Source, req.Token)
 }
 
 // readData reads a data source.

@@ -19,7 +19,11 @@ import (
 //	noop               function     null:functions:noop
 //
 // (the type name less its package prefix, in camelCase for the module
-// and PascalCase for the name). Property names are the provider's
+// and PascalCase for the name). Ephemeral resources, which Pulumi's
+// bridge does not have, are functions of the module ephemeral:
+//
+//	random_password    ephemeral    random:ephemeral/password:Password
+// Property names are the provider's
 // attribute names as they are: the schema records each name Terraform
 // gives (see schema.Terraform), so HCL writes exactly what Terraform does.
 
@@ -33,6 +37,13 @@ func resourceToken(pkg, typ string) string {
 func dataToken(pkg, typ string) string {
 	name := "get" + pascal(strings.TrimPrefix(typ, pkg+"_"))
 	return pkg + ":index/" + name + ":" + name
+}
+
+// ephemeralToken is the function token of an ephemeral resource type of
+// package pkg.
+func ephemeralToken(pkg, typ string) string {
+	name := pascal(strings.TrimPrefix(typ, pkg+"_"))
+	return pkg + ":ephemeral/" + lowerFirst(name) + ":" + name
 }
 
 // functionToken is the function token of a provider function.
@@ -109,6 +120,16 @@ func buildSchema(pkg, version, source string, s *tfplugin6.GetProviderSchema_Res
 			Outputs:  &schema.ObjectTyp{Type: "object", Properties: g.outputs(b, name)},
 			Language: (&schema.Terraform{DataSource: typ}).Language()}
 	}
+	for typ, es := range s.GetEphemeralResourceSchemas() {
+		tok := ephemeralToken(pkg, typ)
+		name := "Ephemeral" + tok[strings.LastIndexByte(tok, ':')+1:]
+		b := es.GetBlock()
+		in, req := g.inputs(b, name)
+		g.pkg.Functions[tok] = &schema.Function{Description: b.GetDescription(),
+			Inputs:   &schema.ObjectTyp{Type: "object", Properties: in, Required: req},
+			Outputs:  &schema.ObjectTyp{Type: "object", Properties: g.outputs(b, name)},
+			Language: (&schema.Terraform{Ephemeral: typ}).Language()}
+	}
 	for name, fn := range s.GetFunctions() {
 		desc := fn.GetDescription()
 		if desc == "" {
@@ -173,6 +194,9 @@ func (g *schemaGen) outputs(b *block, name string) map[string]*schema.Property {
 // attribute is the property of an attribute.
 func (g *schemaGen) attribute(a *attr, owner string) *schema.Property {
 	p := &schema.Property{Description: a.GetDescription(), Secret: a.GetSensitive(), DeprecationMessage: deprecation(a)}
+	if a.GetWriteOnly() {
+		p.Language = (&schema.Terraform{WriteOnly: true}).Language()
+	}
 	t, err := attrType(a)
 	if err != nil {
 		p.TypeSpec = schema.TypeSpec{Ref: "pulumi.json#/Any"}

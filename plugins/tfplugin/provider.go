@@ -122,6 +122,9 @@ type Provider struct {
 	// failed is why the provider could not be started or configured: it
 	// is not tried again.
 	failed error
+
+	ephemerals ephemerals
+	writeOnly  writeOnly
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -324,11 +327,13 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(resp.GetDiagnostics(), req.URN)}, nil
 }
 
-// DiffConfig implements provider.Provider: Terraform never replaces
-// resources for a change of provider configuration, so the engine diffs
-// it and updates.
+// DiffConfig implements provider.Provider: no change, as Terraform keeps
+// no provider configuration and its plans never show one. The engine
+// records the new configuration all the same (a same step), and the
+// provider is configured with it. An ephemeral value in a configuration,
+// new in each operation, so changes nothing.
 func (p *Provider) DiffConfig(context.Context, provider.DiffRequest) (provider.DiffResponse, error) {
-	return provider.DiffResponse{Changes: provider.DiffUnknown}, nil
+	return provider.DiffResponse{Changes: provider.DiffNone}, nil
 }
 
 // Configure implements provider.Provider with ConfigureProvider, called
@@ -372,13 +377,15 @@ func (p *Provider) SignalCancellation(ctx context.Context) error {
 	return nil
 }
 
-// Close implements provider.Provider: it shuts the provider down.
+// Close implements provider.Provider: it closes the ephemeral resources
+// still open, and shuts the provider down.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	proc := p.proc
 	p.proc = nil
 	p.mu.Unlock()
 	if proc != nil {
+		p.closeEphemerals(proc)
 		proc.kill()
 	}
 	return nil
@@ -391,6 +398,7 @@ type providerSchema struct {
 	provider  *typed
 	resources map[string]*typed // by token
 	data      map[string]*typed
+	ephemeral map[string]*typed
 	functions map[string]string // function names by token
 }
 
@@ -416,7 +424,7 @@ func newTyped(name string, s *tfplugin6.Schema) (*typed, error) {
 }
 
 func newProviderSchema(pkg string, param *parameter, resp *tfplugin6.GetProviderSchema_Response) (*providerSchema, error) {
-	s := &providerSchema{resp: resp, resources: map[string]*typed{}, data: map[string]*typed{}, functions: map[string]string{}}
+	s := &providerSchema{resp: resp, resources: map[string]*typed{}, data: map[string]*typed{}, ephemeral: map[string]*typed{}, functions: map[string]string{}}
 	var err error
 	if s.provider, err = newTyped("the provider configuration", resp.GetProvider()); err != nil {
 		return nil, err
@@ -428,6 +436,11 @@ func newProviderSchema(pkg string, param *parameter, resp *tfplugin6.GetProvider
 	}
 	for name, ds := range resp.GetDataSourceSchemas() {
 		if s.data[dataToken(pkg, name)], err = newTyped(name, ds); err != nil {
+			return nil, err
+		}
+	}
+	for name, es := range resp.GetEphemeralResourceSchemas() {
+		if s.ephemeral[ephemeralToken(pkg, name)], err = newTyped(name, es); err != nil {
 			return nil, err
 		}
 	}

@@ -43,7 +43,8 @@ func (p *Provider) resourceType(ctx context.Context, token string) (*process, *t
 }
 
 // Check implements provider.Provider with ValidateResourceConfig; the
-// inputs are kept as given.
+// inputs are kept as given, but for the write-only attributes, which the
+// Provider keeps until it sends them (see writeOnly).
 func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
 	proc, t, err := p.resourceType(ctx, req.Type)
 	if err != nil {
@@ -65,7 +66,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError("ValidateResourceConfig", err)
 	}
-	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(resp.GetDiagnostics(), req.URN)}, nil
+	return provider.CheckResponse{Inputs: p.writeOnly.split(req.URN, t, req.News), Failures: p.failures(resp.GetDiagnostics(), req.URN)}, nil
 }
 
 // state is a resource's state as Terraform sees it.
@@ -255,7 +256,7 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
-	cfg, _, err := configValue(t, req.News)
+	cfg, _, err := configValue(t, p.writeOnly.restore(req.URN, req.News))
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -351,7 +352,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
-	cfg, secrets, err := configValue(t, req.Inputs)
+	cfg, secrets, err := configValue(t, p.writeOnly.restore(req.URN, req.Inputs))
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
@@ -386,7 +387,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
-	cfg, secrets, err := configValue(t, req.News)
+	cfg, secrets, err := configValue(t, p.writeOnly.restore(req.URN, req.News))
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}

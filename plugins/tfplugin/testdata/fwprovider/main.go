@@ -1,7 +1,10 @@
 // Command terraform-provider-cairnfw is a Terraform provider written with
 // terraform-plugin-framework (protocol 6) for Cairn's tests. It keeps each
 // cairnfw_file (and cairnfw_note, its older name, whose state moves to
-// cairnfw_file) as a JSON file in the folder its dir attribute names.
+// cairnfw_file) as a JSON file in the folder its dir attribute names. Its
+// ephemeral resource cairnfw_token logs when it is opened, renewed and
+// closed in ephemeral.log there, and so does the provider's configuration
+// when given a token.
 package main
 
 import (
@@ -11,9 +14,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	eschema "github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -23,6 +30,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -37,7 +45,8 @@ func main() {
 type fwProvider struct{}
 
 type providerModel struct {
-	Dir types.String `tfsdk:"dir"`
+	Dir   types.String `tfsdk:"dir"`
+	Token types.String `tfsdk:"token"`
 }
 
 func (p *fwProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -47,7 +56,8 @@ func (p *fwProvider) Metadata(_ context.Context, _ provider.MetadataRequest, res
 
 func (p *fwProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = pschema.Schema{Attributes: map[string]pschema.Attribute{
-		"dir": pschema.StringAttribute{Required: true, Description: "The folder files are kept in."},
+		"dir":   pschema.StringAttribute{Required: true, Description: "The folder files are kept in."},
+		"token": pschema.StringAttribute{Optional: true, Sensitive: true, Description: "A token, logged in ephemeral.log when set."},
 	}}
 }
 
@@ -57,7 +67,27 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	if m.Dir.IsUnknown() {
 		return
 	}
-	resp.ResourceData, resp.DataSourceData = m.Dir.ValueString(), m.Dir.ValueString()
+	dir := m.Dir.ValueString()
+	if !m.Token.IsNull() && !m.Token.IsUnknown() {
+		if err := logLine(dir, "configure", m.Token.ValueString()); err != nil {
+			resp.Diagnostics.AddError("Cannot log", err.Error())
+		}
+	}
+	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData = dir, dir, dir
+}
+
+// logLine appends a line of words to dir/ephemeral.log.
+func logLine(dir string, words ...string) error {
+	f, err := os.OpenFile(filepath.Join(dir, "ephemeral.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strings.Join(words, " ") + "\n")
+	return errors.Join(err, f.Close())
+}
+
+func (p *fwProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{func() ephemeral.EphemeralResource { return &token{} }}
 }
 
 func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
@@ -77,9 +107,11 @@ func (p *fwProvider) Functions(context.Context) []func() function.Function {
 
 // stored is what a file holds.
 type stored struct {
-	Content string            `json:"content"`
-	Secret  string            `json:"secret,omitempty"`
-	Tags    map[string]string `json:"tags,omitempty"`
+	Content string `json:"content"`
+	Secret  string `json:"secret,omitempty"`
+	// Password is the write-only attribute password_wo.
+	Password string            `json:"password,omitempty"`
+	Tags     map[string]string `json:"tags,omitempty"`
 }
 
 type fileModel struct {
@@ -89,6 +121,8 @@ type fileModel struct {
 	Secret  types.String `tfsdk:"secret"`
 	Size    types.Int64  `tfsdk:"size"`
 	Tag     []tagModel   `tfsdk:"tag"`
+	// PasswordWO is always null here: the value is in the configuration.
+	PasswordWO types.String `tfsdk:"password_wo"`
 }
 
 type tagModel struct {
@@ -133,6 +167,8 @@ func fileSchema() *rschema.Schema {
 			"content": rschema.StringAttribute{Optional: true, Description: "What the file holds."},
 			"secret":  rschema.StringAttribute{Optional: true, Sensitive: true},
 			"size":    rschema.Int64Attribute{Computed: true},
+			"password_wo": rschema.StringAttribute{Optional: true, WriteOnly: true, Sensitive: true,
+				Description: "A password written into the file and never kept in the state."},
 		},
 		Blocks: map[string]rschema.Block{
 			"tag": rschema.ListNestedBlock{NestedObject: rschema.NestedBlockObject{Attributes: map[string]rschema.Attribute{
@@ -173,8 +209,13 @@ func (r *fileResource) Configure(_ context.Context, req resource.ConfigureReques
 
 func (r *fileResource) path(name string) string { return filepath.Join(r.dir, name+".json") }
 
-func (r *fileResource) write(m *fileModel) error {
-	s := stored{Content: m.Content.ValueString(), Secret: m.Secret.ValueString()}
+// write writes the file of m, with the write-only password of config.
+func (r *fileResource) write(ctx context.Context, config tfsdk.Config, m *fileModel) error {
+	var password types.String
+	if d := config.GetAttribute(ctx, path.Root("password_wo"), &password); d.HasError() {
+		return errors.New("reading password_wo")
+	}
+	s := stored{Content: m.Content.ValueString(), Secret: m.Secret.ValueString(), Password: password.ValueString()}
 	for _, t := range m.Tag {
 		if s.Tags == nil {
 			s.Tags = map[string]string{}
@@ -193,7 +234,7 @@ func (r *fileResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.write(&m); err != nil {
+	if err := r.write(ctx, req.Config, &m); err != nil {
 		resp.Diagnostics.AddError("Cannot write the file", err.Error())
 		return
 	}
@@ -236,7 +277,7 @@ func (r *fileResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.write(&m); err != nil {
+	if err := r.write(ctx, req.Config, &m); err != nil {
 		resp.Diagnostics.AddError("Cannot write the file", err.Error())
 		return
 	}
@@ -318,4 +359,84 @@ func (shout) Run(ctx context.Context, req function.RunRequest, resp *function.Ru
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, strings.ToUpper(text)+"!"))
+}
+
+// token is the ephemeral resource cairnfw_token: its value is
+// "token-" and its name; it logs "open NAME", "renew NAME" (when renew
+// asks for one renewal, due at once) and "close NAME".
+type token struct{ dir string }
+
+type tokenModel struct {
+	Name  types.String `tfsdk:"name"`
+	Renew types.Bool   `tfsdk:"renew"`
+	Value types.String `tfsdk:"value"`
+}
+
+func (e *token) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_token"
+}
+
+func (e *token) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	resp.Schema = eschema.Schema{Attributes: map[string]eschema.Attribute{
+		"name":  eschema.StringAttribute{Required: true},
+		"renew": eschema.BoolAttribute{Optional: true},
+		"value": eschema.StringAttribute{Computed: true, Sensitive: true},
+	}}
+}
+
+func (e *token) Configure(_ context.Context, req ephemeral.ConfigureRequest, _ *ephemeral.ConfigureResponse) {
+	if dir, ok := req.ProviderData.(string); ok {
+		e.dir = dir
+	}
+}
+
+func (e *token) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
+	var m tokenModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := m.Name.ValueString()
+	if err := logLine(e.dir, "open", name); err != nil {
+		resp.Diagnostics.AddError("Cannot log", err.Error())
+		return
+	}
+	m.Value = types.StringValue("token-" + name)
+	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+	key, _ := json.Marshal(name)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, "name", key)...)
+	if m.Renew.ValueBool() {
+		resp.RenewAt = time.Now()
+	}
+}
+
+func (e *token) privateName(ctx context.Context, private interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}) (string, diag.Diagnostics) {
+	data, diags := private.GetKey(ctx, "name")
+	var name string
+	if err := json.Unmarshal(data, &name); err != nil {
+		diags.AddError("No name in the private data", err.Error())
+	}
+	return name, diags
+}
+
+func (e *token) Renew(ctx context.Context, req ephemeral.RenewRequest, resp *ephemeral.RenewResponse) {
+	name, diags := e.privateName(ctx, req.Private)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	if err := logLine(e.dir, "renew", name); err != nil {
+		resp.Diagnostics.AddError("Cannot log", err.Error())
+	}
+}
+
+func (e *token) Close(ctx context.Context, req ephemeral.CloseRequest, resp *ephemeral.CloseResponse) {
+	name, diags := e.privateName(ctx, req.Private)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	if err := logLine(e.dir, "close", name); err != nil {
+		resp.Diagnostics.AddError("Cannot log", err.Error())
+	}
 }
