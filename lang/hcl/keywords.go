@@ -22,6 +22,7 @@ var topBlocks = map[string]struct {
 }{
 	"resource":  {"A resource: its type (random_pet, or a type token) and its name.", resourceSchema},
 	"data":      {"A call of a provider function (a data source): its type and its name.", dataSchema},
+	"ephemeral": {"An ephemeral resource, opened in each operation and never kept: its type and its name.", dataSchema},
 	"variable":  {"An input of the stack, from its configuration; of a module, from its call.", variableSchema},
 	"output":    {"An output of the stack, or of a module.", outputSchema},
 	"locals":    {"Named values.", &hcl.BodySchema{}},
