@@ -167,8 +167,6 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 		return cty.DynamicVal, true
 	}
 	args, ok := s.properties(n.Args, ectx)
-	ok = ok && s.refuseEphemeral(args, rangeOr(n.Args, n.NameRange), "Ephemeral value used in non-ephemeral context",
-		"Ephemeral values are never kept, so a data source's arguments cannot refer to them (ephemeralasnull(…) makes one null).")
 	o := s.options(ectx)
 	prov := o.provider(n.Options.Provider)
 	version := o.string(n.Options.Version)
@@ -178,7 +176,7 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 		return cty.DynamicVal, false
 	}
 	if !n.Ephemeral && !s.refuseEphemeral(args, ephemeralAt(n.Args, n.NameRange, args), "Ephemeral value used in non-ephemeral context",
-		"Ephemeral values are never kept, so a data source's arguments cannot refer to them; an ephemeral resource's can.") {
+		"Ephemeral values are never kept, so a data source's arguments cannot refer to them; an ephemeral resource's can (ephemeralasnull(…) makes one null).") {
 		return cty.DynamicVal, false
 	}
 	if prov == "" && v.provider != nil {
