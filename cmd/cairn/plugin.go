@@ -77,7 +77,7 @@ func pluginList(c *cli.Context) error {
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
 		project, packages = p.Plugins.Providers, p.Packages
 	}
-	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: s.builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
+	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: s.builtins(nil, nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
 	type entry struct {
 		Package  string `json:"package"`
@@ -240,7 +240,7 @@ func pluginServe(c *cli.Context) error {
 		return err
 	}
 	pkg := c.Args().First()
-	f, ok := provider.Select(s.builtins(&stackReader{s: s}), pkg, "")
+	f, ok := provider.Select(s.builtins(&stackReader{s: s}, nil), pkg, "")
 	if !ok {
 		return &exitError{code: 2, msg: fmt.Sprintf("no built-in provider for package %q; built in are pulumi, random, command and terraform-provider", pkg)}
 	}
