@@ -62,18 +62,21 @@ func (p *Provider) deleteProvisioners(ctx context.Context, req provider.DeleteRe
 // provision runs the provisioners of in under key in order. A failed one
 // fails the step unless its on_failure is continue, which warns.
 func (p *Provider) provision(ctx context.Context, urn resource.URN, in resource.Map, key string) error {
-	list := in[key].Unsecret()
+	list, secret := in[key], false
+	for list.IsSecret() {
+		list, secret = list.SecretElement(), true
+	}
 	if !list.IsArray() {
 		return nil
 	}
 	typ, _ := props.String(in, "type")
 	prefix := address(urn.Name(), typ) + " (local-exec): "
 	for _, item := range list.ArrayValue() {
-		if !item.Unsecret().IsObject() {
+		sensitive := secret || item.ContainsSecrets()
+		if item = item.Unsecret(); !item.IsObject() {
 			continue
 		}
-		pv := item.Unsecret().ObjectValue()
-		sensitive := item.ContainsSecrets()
+		pv := item.ObjectValue()
 		out := &lineWriter{emit: func(line string) { p.log(urn, deploy.SeverityInfo, prefix+line) }}
 		cmd, _ := props.String(pv, "command")
 		err := p.runProvisioner(ctx, cmd, pv, sensitive, out)
