@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -13,13 +12,13 @@ import (
 )
 
 // Provisioners. A resource's local-exec provisioners become one more
-// resource, its child, of type tfstate.ProvisionersType: expanded as the
-// resource is, registered once the resource is (self is its value), and
-// holding the ID of the resource as its trigger, so that a replacement of
-// the resource replaces it. Its provider runs the creation-time
-// provisioners when it is created and the destroy-time ones, as the state
-// recorded them, when it is deleted: by a replacement, when the resource
-// goes, or by a destroy, which runs no program.
+// resource (eval.Resource.Provisioners), of type tfstate.ProvisionersType,
+// registered as the child of each instance once the instance is (self is
+// its value), and holding the instance's ID as its trigger, so that a
+// replacement of the instance replaces it. Its provider runs the
+// creation-time provisioners when it is created and the destroy-time ones,
+// as the state recorded them, when it is deleted: by a replacement, when
+// the resource goes, or by a destroy, which runs no program.
 
 // provisionerSchema is the schema of a local-exec provisioner block.
 var provisionerSchema = &hcl.BodySchema{
@@ -49,7 +48,7 @@ type provisioner struct {
 
 // provisioners decodes the provisioner and connection blocks of the
 // resource r of Terraform type typeName and, when it has provisioners,
-// declares the resource that runs them.
+// gives r the resource that runs them.
 func (m *module) provisioners(blocks hcl.Blocks, r *eval.Resource, typeName string) {
 	e := &provisionersExpr{typ: typeName}
 	for _, b := range blocks {
@@ -73,16 +72,9 @@ func (m *module) provisioners(blocks hcl.Blocks, r *eval.Resource, typeName stri
 			}
 		}
 	}
-	if e.create == nil && e.destroy == nil {
-		return
+	if e.create != nil || e.destroy != nil {
+		r.Provisioners = &eval.Provisioners{Type: tfstate.ProvisionersType, Properties: e}
 	}
-	e.self = selfExpr(typeName, r)
-	child := &eval.Resource{Decl: eval.Decl{Name: r.Name, Namespace: typeName + " provisioners",
-		Noun: fmt.Sprintf("provisioners of resource %q", typeName), NameRange: r.NameRange, DeclRange: e.rng},
-		Type: tfstate.ProvisionersType, TypeRange: e.rng, Properties: e, Expansion: r.Expansion}
-	child.Options.Parent = e.self
-	m.l.defaultVersion("terraform", &child.Options)
-	m.nodes = append(m.nodes, child)
 }
 
 // provisioner decodes a provisioner block: a local-exec one, created or
@@ -142,33 +134,11 @@ func (m *module) destroyReferences(attrs hcl.Attributes) {
 	}
 }
 
-// selfExpr is the reference to the instance of r a provisioner runs for:
-// <type>.<name>, indexed by count.index or each.key when r is expanded.
-func selfExpr(typeName string, r *eval.Resource) hclsyntax.Expression {
-	rng := r.NameRange
-	ref := &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: typeName, SrcRange: rng},
-		hcl.TraverseAttr{Name: r.Name, SrcRange: rng}}, SrcRange: rng}
-	key := ""
-	switch {
-	case r.Expansion.Count != nil:
-		key = "index"
-	case r.Expansion.ForEach != nil:
-		key = "key"
-	default:
-		return ref
-	}
-	root := map[string]string{"index": "count", "key": "each"}[key]
-	k := &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: root, SrcRange: rng},
-		hcl.TraverseAttr{Name: key, SrcRange: rng}}, SrcRange: rng}
-	return &hclsyntax.IndexExpr{Collection: ref, Key: k, SrcRange: rng, OpenRange: rng, BracketRange: rng}
-}
-
 // provisionersExpr is the properties of the resource that runs a
-// resource's provisioners: trigger (the resource's ID), type, and the
-// creation-time and destroy-time provisioners, evaluated with self the
-// resource's instance.
+// resource's provisioners, evaluated with self bound to the instance:
+// trigger (its ID), type, and the creation-time and destroy-time
+// provisioners.
 type provisionersExpr struct {
-	self            hcl.Expression
 	typ             string
 	create, destroy []provisioner
 	rng             hcl.Range
@@ -176,16 +146,13 @@ type provisionersExpr struct {
 
 // Value implements hcl.Expression.
 func (e *provisionersExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	self, diags := e.self.Value(ctx)
-	trigger := cty.UnknownVal(cty.String)
-	if plain, marks := self.Unmark(); plain.IsKnown() && !plain.IsNull() && plain.Type().IsObjectType() && plain.Type().HasAttribute("id") {
-		trigger = plain.GetAttr("id").WithMarks(marks)
+	trigger, diags := hcl.Traversal{hcl.TraverseRoot{Name: "self", SrcRange: e.rng}, hcl.TraverseAttr{Name: "id", SrcRange: e.rng}}.TraverseAbs(ctx)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
 	}
-	sctx := ctx.NewChild()
-	sctx.Variables = map[string]cty.Value{"self": self}
-	create, ds := provisionerValues(e.create, sctx)
+	create, ds := provisionerValues(e.create, ctx)
 	diags = append(diags, ds...)
-	destroy, ds := provisionerValues(e.destroy, sctx)
+	destroy, ds := provisionerValues(e.destroy, ctx)
 	diags = append(diags, ds...)
 	return cty.ObjectVal(map[string]cty.Value{
 		tfstate.TriggerKey: trigger, "type": cty.StringVal(e.typ), "create": create, "destroy": destroy,
@@ -229,20 +196,12 @@ func provisionerValues(ps []provisioner, ctx *hcl.EvalContext) (cty.Value, hcl.D
 	return cty.TupleVal(vals), diags
 }
 
-// Variables implements hcl.Expression: those of the provisioners, but
-// self, which e.self stands for (the resource refers to it as its
-// parent).
+// Variables implements hcl.Expression.
 func (e *provisionersExpr) Variables() []hcl.Traversal {
 	var out []hcl.Traversal
-	for _, ps := range [][]provisioner{e.create, e.destroy} {
-		for _, p := range ps {
-			for _, a := range p.attrs {
-				for _, t := range a.Expr.Variables() {
-					if t.RootName() != "self" {
-						out = append(out, t)
-					}
-				}
-			}
+	for _, p := range append(append([]provisioner(nil), e.create...), e.destroy...) {
+		for _, a := range p.attrs {
+			out = append(out, a.Expr.Variables()...)
 		}
 	}
 	return out

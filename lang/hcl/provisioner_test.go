@@ -22,7 +22,7 @@ func logLines(s *langtest.Stack) []string {
 
 // TestProvisioners runs local-exec provisioners as Terraform runs them:
 // creation-time ones once their instance is created, with self,
-// count.index and each.key; nothing on an update that changes nothing or
+// count.index and each.key, before what depends on it; nothing on an update that changes nothing or
 // changes the resource in place; destroy-time ones (with self as last
 // recorded) then creation-time ones on a replacement; destroy-time ones
 // on a destroy, which runs no program.
@@ -50,11 +50,19 @@ resource "terraform_data" "b" {
     command = "echo created b ${each.key} >> %s/log.txt"
   }
 }
-`, input, trigger, s.Dir, s.Dir, s.Dir)
+resource "terraform_data" "c" {
+  depends_on = [terraform_data.a]
+  provisioner "local-exec" {
+    command = "grep -c 'created .* [01]$' %s/log.txt > %s/count.txt"
+  }
+}
+`, input, trigger, s.Dir, s.Dir, s.Dir, s.Dir, s.Dir)
 	}
 	s.Write("main.hcl", program("one", "1"))
 	s.Up()
 	langtest.Equal(t, "create", logLines(s), []string{"created b k", "created one 0", "created one 1"})
+	count, _ := os.ReadFile(filepath.Join(s.Dir, "count.txt"))
+	langtest.Equal(t, "what depends on a resource waits for its provisioners", string(count), "2\n")
 
 	langtest.Equal(t, "no change", s.Up(), []string(nil))
 	s.Write("main.hcl", program("two", "1"))
