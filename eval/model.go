@@ -115,7 +115,7 @@ type Resource struct {
 	Conditions
 	// Provisioners, when set, is registered as the child of each instance
 	// once the instance is registered, before anything that refers to
-	// the instance goes on.
+	// the instance goes on; a failure to create it taints the instance.
 	Provisioners *Provisioners
 }
 

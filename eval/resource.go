@@ -82,7 +82,8 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 // provision registers the resource that runs the provisioners of the
 // instance parent (see Resource.Provisioners), as its child named as it
 // is, and waits for it: what refers to the instance waits for its
-// provisioners, as in Terraform.
+// provisioners, and a failed create of it taints the instance, as in
+// Terraform.
 func (s *scopeRun) provision(ctx context.Context, r *Resource, name string, parent resource.URN, ectx *hcl.EvalContext) bool {
 	e := r.Provisioners.Properties
 	props, ok := s.properties(e, ectx)
@@ -95,7 +96,7 @@ func (s *scopeRun) provision(ctx context.Context, r *Resource, name string, pare
 	}
 	_, err := s.r.info.Monitor.RegisterResource(ctx, deploy.RegisterRequest{Type: r.Provisioners.Type, Name: name, Parent: parent,
 		Custom: true, Properties: pm, PropertyDependencies: pdeps, Dependencies: mergeDeps(nil, pdeps),
-		SourcePosition: s.r.sourcePosition(e.Range())})
+		SourcePosition: s.r.sourcePosition(e.Range()), TaintsParent: true})
 	if err != nil {
 		s.r.registerFailure(&r.Decl, "run the provisioners of", err)
 		return false
