@@ -1,6 +1,9 @@
 package tfstate
 
-import "github.com/cairn-iac/cairn/engine/resource"
+import (
+	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/snapshot"
+)
 
 // ProvisionersType is the type of the resource that holds the provisioners
 // of a resource of a Terraform configuration, registered as its child and
@@ -40,4 +43,17 @@ func (b *builder) provisioners() error {
 		b.include(s)
 	}
 	return nil
+}
+
+// HasProvisioners reports whether the program's planned resources have
+// provisioners. Their commands usually refer to their resources' values,
+// which a preview on an empty stack does not know: Build knows them when
+// it is given a preview on the snapshot it built.
+func HasProvisioners(planned *snapshot.Snapshot) bool {
+	for _, p := range planned.Resources {
+		if p.Type == ProvisionersType {
+			return true
+		}
+	}
+	return false
 }
