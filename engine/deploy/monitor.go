@@ -79,9 +79,9 @@ type RegisterRequest struct {
 	ReplaceWith             []resource.URN
 	ReplacementTrigger      resource.Value
 	SourcePosition          string
-	// TaintsParent makes a failed create of the resource taint its
-	// parent, which the next update then replaces: Terraform's taint of
-	// a resource whose creation-time provisioner failed.
+	// TaintsParent makes a failed create or update of the resource taint
+	// its parent, which the next update then replaces: Terraform's taint
+	// of a resource whose creation-time provisioner failed.
 	TaintsParent bool
 }
 

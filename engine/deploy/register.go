@@ -65,7 +65,7 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	if err != nil {
 		d.markFailed(g)
 		var se *StepError
-		if req.TaintsParent && asStepError(err, &se) && (se.Op == OpCreate || se.Op == OpCreateReplacement) {
+		if req.TaintsParent && asStepError(err, &se) && (se.Op == OpCreate || se.Op == OpCreateReplacement || se.Op == OpUpdate) {
 			if terr := d.taint(req.Parent); terr != nil {
 				d.diag(req.Parent, SeverityError, "cannot record that it is tainted: %v", terr)
 			}

@@ -73,6 +73,9 @@ func (m *module) provisioners(blocks hcl.Blocks, r *eval.Resource, typeName stri
 		}
 	}
 	if e.create != nil || e.destroy != nil {
+		if dbr, _ := r.Options.DeleteBeforeReplace.Value(nil); dbr.Type() == cty.Bool && dbr.False() {
+			e.cbd = true
+		}
 		r.Provisioners = &eval.Provisioners{Type: tfstate.ProvisionersType, Properties: e}
 	}
 }
@@ -140,6 +143,7 @@ func (m *module) destroyReferences(attrs hcl.Attributes) {
 // provisioners.
 type provisionersExpr struct {
 	typ             string
+	cbd             bool // the resource is replaced create-before-destroy
 	create, destroy []provisioner
 	rng             hcl.Range
 }
@@ -156,6 +160,7 @@ func (e *provisionersExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnosti
 	diags = append(diags, ds...)
 	return cty.ObjectVal(map[string]cty.Value{
 		tfstate.TriggerKey: trigger, "type": cty.StringVal(e.typ), "create": create, "destroy": destroy,
+		"createBeforeDestroy": cty.BoolVal(e.cbd),
 	}), diags
 }
 

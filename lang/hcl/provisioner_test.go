@@ -83,6 +83,39 @@ resource "terraform_data" "c" {
 	langtest.Equal(t, "destroy", logLines(s), []string{"destroyed two 0", "destroyed two 1"})
 }
 
+// TestProvisionersCreateBeforeDestroy runs the creation-time
+// provisioners of the replacement of a create_before_destroy resource,
+// and not the destroy-time ones of the object it replaces, as Terraform
+// runs none for a deposed object; a destroy runs them.
+func TestProvisionersCreateBeforeDestroy(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	program := func(generation string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "c" {
+  input            = %q
+  triggers_replace = %q
+  lifecycle {
+    create_before_destroy = true
+  }
+  provisioner "local-exec" {
+    command = "echo created ${self.output} >> %s/log.txt"
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo destroyed ${self.output} >> %s/log.txt"
+  }
+}
+`, generation, generation, s.Dir, s.Dir)
+	}
+	s.Write("main.hcl", program("1"))
+	s.Up()
+	s.Write("main.hcl", program("2"))
+	langtest.Equal(t, "replace", s.Up(), []string{"replace c", "update c"})
+	langtest.Equal(t, "the replacement's provisioners only", logLines(s), []string{"created 1", "created 2"})
+	s.Destroy()
+	langtest.Equal(t, "destroy", logLines(s), []string{"created 1", "created 2", "destroyed 2"})
+}
+
 // TestProvisionerErrors refuses, where they are written, what Cairn does
 // not run (file and remote-exec provisioners, connection blocks) and
 // what a provisioner cannot say.

@@ -112,13 +112,14 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	return provider.CreateResponse{ID: resource.ID(id), Outputs: outputs(req.Inputs, resource.String(id), true)}, nil
 }
 
-// Update records the new input, which output takes.
-func (p *Provider) Update(_ context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+// Update records the new input, which output takes; see also
+// updateProvisioners.
+func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	if _, err := props.Resource(pkg, req.Type); err != nil {
 		return provider.UpdateResponse{}, err
 	}
 	if req.Type == tfstate.ProvisionersType {
-		return provider.UpdateResponse{Outputs: req.News}, nil
+		return p.updateProvisioners(ctx, req)
 	}
 	applied := !req.Preview || given(req.OldOutputs)["input"].Unsecret().Equal(given(req.News)["input"].Unsecret())
 	return provider.UpdateResponse{Outputs: outputs(req.News, req.OldOutputs["id"], applied)}, nil

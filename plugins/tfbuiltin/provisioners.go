@@ -21,16 +21,41 @@ import (
 
 // diffProvisioners replaces the provisioners of a resource that got a new
 // ID (a replacement; unknown, in a preview, while it is planned): the new
-// one runs them again. Any other change is recorded without running
-// anything, as Terraform runs no provisioner on an update.
+// one runs them again. Those of a resource replaced create-before-destroy
+// are updated instead, so that the old object's destroy-time provisioners
+// do not run, as Terraform runs none for an object its replacement
+// deposed. Any other change is recorded without running anything, as
+// Terraform runs no provisioner on an update.
 func diffProvisioners(req provider.DiffRequest) provider.DiffResponse {
-	old, news := req.OldInputs[tfstate.TriggerKey], req.News[tfstate.TriggerKey]
-	if news.ContainsUnknowns() || !old.Unsecret().Equal(news.Unsecret()) {
-		return provider.DiffResponse{Changes: provider.DiffSome, ReplaceKeys: []string{tfstate.TriggerKey},
-			ChangedKeys:  []string{tfstate.TriggerKey},
-			DetailedDiff: resource.DetailedDiff{tfstate.TriggerKey: {Kind: resource.DiffUpdateReplace}}}
+	if !replaced(req.OldInputs, req.News) {
+		return provider.DiffResponse{Changes: provider.DiffNone}
 	}
-	return provider.DiffResponse{Changes: provider.DiffNone}
+	if cbd, _ := props.Bool(req.News, "createBeforeDestroy"); cbd {
+		return provider.DiffResponse{Changes: provider.DiffSome, ChangedKeys: []string{tfstate.TriggerKey},
+			DetailedDiff: resource.DetailedDiff{tfstate.TriggerKey: {Kind: resource.DiffUpdate}}}
+	}
+	return provider.DiffResponse{Changes: provider.DiffSome, ReplaceKeys: []string{tfstate.TriggerKey},
+		ChangedKeys:  []string{tfstate.TriggerKey},
+		DetailedDiff: resource.DetailedDiff{tfstate.TriggerKey: {Kind: resource.DiffUpdateReplace}}}
+}
+
+// replaced reports whether the resource the provisioners belong to has a
+// new ID, or one not known yet.
+func replaced(olds, news resource.Map) bool {
+	old, id := olds[tfstate.TriggerKey], news[tfstate.TriggerKey]
+	return id.ContainsUnknowns() || !old.Unsecret().Equal(id.Unsecret())
+}
+
+// updateProvisioners runs the creation-time provisioners of a resource
+// replaced create-before-destroy (see diffProvisioners) and records the
+// new ones; a preview runs nothing.
+func (p *Provider) updateProvisioners(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+	if !req.Preview && replaced(req.OldInputs, req.News) {
+		if err := p.provision(ctx, req.URN, req.News, "create"); err != nil {
+			return provider.UpdateResponse{}, err
+		}
+	}
+	return provider.UpdateResponse{Outputs: req.News}, nil
 }
 
 // createProvisioners runs the creation-time provisioners; a preview runs

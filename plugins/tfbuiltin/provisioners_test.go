@@ -136,7 +136,8 @@ func TestProvisionersSensitive(t *testing.T) {
 }
 
 // TestProvisionersDiff replaces the provisioners of a resource with a new
-// (or unknown) ID, and records any other change without running anything.
+// (or unknown) ID, updates those of one replaced create-before-destroy,
+// and records any other change without running anything.
 func TestProvisionersDiff(t *testing.T) {
 	p, _, _ := newProvisioners(t)
 	old := provisioners("id-1", []resource.Value{local("echo a", nil)}, nil)
@@ -148,14 +149,38 @@ func TestProvisionersDiff(t *testing.T) {
 		{"changed commands", provisioners("id-1", []resource.Value{local("echo b", nil)}, []resource.Value{local("echo c", nil)}), false},
 		{"a new ID", provisioners("id-2", []resource.Value{local("echo a", nil)}, nil), true},
 		{"an unknown ID", resource.Map{tfstate.TriggerKey: resource.Unknown(), "type": resource.String("null_resource")}, true},
+		{"a new ID, create before destroy", resource.Map{tfstate.TriggerKey: resource.String("id-2"), "createBeforeDestroy": resource.Bool(true)}, false},
 	} {
 		resp, err := p.Diff(context.Background(), provider.DiffRequest{Type: tfstate.ProvisionersType, OldInputs: old, OldOutputs: old, News: c.news})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if replace := len(resp.ReplaceKeys) > 0; replace != c.replace || (resp.Changes == provider.DiffNone) == c.replace {
-			t.Errorf("%s: diff %+v, want replace %v", c.what, resp, c.replace)
+		changes := c.replace || c.news["createBeforeDestroy"].IsBool()
+		if replace := len(resp.ReplaceKeys) > 0; replace != c.replace || (resp.Changes == provider.DiffSome) != changes {
+			t.Errorf("%s: diff %+v, want replace %v, changes %v", c.what, resp, c.replace, changes)
 		}
+	}
+}
+
+// TestProvisionersUpdate runs the creation-time provisioners of a
+// resource replaced create-before-destroy, and nothing else: the old
+// object's destroy-time ones do not run, as in Terraform.
+func TestProvisionersUpdate(t *testing.T) {
+	p, dir, _ := newProvisioners(t)
+	in := func(id string) resource.Map {
+		return provisioners(id, []resource.Value{local("echo "+id+" >> made", nil)}, []resource.Value{local("touch destroyed", nil)})
+	}
+	for _, id := range []string{"id-1", "id-2"} {
+		if _, err := p.Update(context.Background(), provider.UpdateRequest{URN: provURN, Type: tfstate.ProvisionersType,
+			OldInputs: in("id-1"), News: in(id)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "made")); string(data) != "id-2\n" {
+		t.Errorf("made = %q, want the new object's provisioner only", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "destroyed")); !os.IsNotExist(err) {
+		t.Errorf("an update ran a destroy-time provisioner")
 	}
 }
 
