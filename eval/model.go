@@ -121,6 +121,19 @@ type Resource struct {
 	StrayOptions []Key
 	// Conditions are checked before and after the resource registers.
 	Conditions
+	// Provisioners, when set, is registered as the child of each instance
+	// once the instance is registered, before anything that refers to
+	// the instance goes on; a failure to create it taints the instance.
+	Provisioners *Provisioners
+}
+
+// Provisioners is a resource that runs another's provisioners (HCL's
+// Terraform provisioners): its type, and its properties, evaluated with
+// self bound to the instance they belong to. It is named as the
+// instance is.
+type Provisioners struct {
+	Type       string
+	Properties hcl.Expression
 }
 
 // Conditions are the conditions of a resource or invoke: preconditions,
@@ -329,6 +342,9 @@ func (r *Resource) Expressions() []hcl.Expression {
 	out := append([]hcl.Expression{r.LogicalName, r.Properties, r.Expansion.Count, r.Expansion.ForEach, r.Expansion.Enabled},
 		r.Options.expressions()...)
 	out = append(out, r.Conditions.expressions()...)
+	if r.Provisioners != nil {
+		out = append(out, r.Provisioners.Properties)
+	}
 	if r.Get != nil {
 		out = append(out, r.Get.ID, r.Get.State)
 	}

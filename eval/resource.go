@@ -78,10 +78,38 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	urn, id, custom, outputs, preview := resp.URN, resp.ID, req.Custom, resp.Outputs, s.r.info.DryRun && resp.Changed
 	in.build = func() cty.Value { return typ.value(urn, id, custom, outputs, preview) }
 	in.changed = resp.Changed && !resource.IsProviderType(typ.token)
+	if r.Provisioners != nil && !s.provision(ctx, r, name, urn, withSelf(ectx, in.build())) {
+		return cty.DynamicVal, false
+	}
 	if len(r.Postconditions) > 0 && !s.conditions(r.Postconditions, withSelf(ectx, in.build()), "Resource postcondition failed") {
 		return cty.DynamicVal, false
 	}
 	return cty.NilVal, true
+}
+
+// provision registers the resource that runs the provisioners of the
+// instance parent (see Resource.Provisioners), as its child named as it
+// is, and waits for it: what refers to the instance waits for its
+// provisioners, and a failed create of it taints the instance, as in
+// Terraform.
+func (s *scopeRun) provision(ctx context.Context, r *Resource, name string, parent resource.URN, ectx *hcl.EvalContext) bool {
+	e := r.Provisioners.Properties
+	props, ok := s.properties(e, ectx)
+	if !ok {
+		return false
+	}
+	pm, pdeps, ok := s.propertyMap(e.Range(), props)
+	if !ok {
+		return false
+	}
+	_, err := s.r.info.Monitor.RegisterResource(ctx, deploy.RegisterRequest{Type: r.Provisioners.Type, Name: name, Parent: parent,
+		Custom: true, Properties: pm, PropertyDependencies: pdeps, Dependencies: mergeDeps(nil, pdeps),
+		SourcePosition: s.r.sourcePosition(e.Range()), TaintsParent: true})
+	if err != nil {
+		s.r.registerFailure(&r.Decl, "run the provisioners of", err)
+		return false
+	}
+	return true
 }
 
 // read reads an existing resource by ID (get) or another stack's outputs

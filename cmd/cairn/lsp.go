@@ -54,7 +54,7 @@ func runLSP(c *cli.Context) error {
 	}
 	s := &session{c: c, stderr: c.App.ErrWriter}
 	err = lsp.Serve(c.Context, c.App.Reader, c.App.Writer, lsp.Options{
-		Builtins:    s.builtins(nil),
+		Builtins:    s.builtins(nil, nil),
 		Dirs:        locate.DefaultDirs(),
 		SchemaCache: filepath.Join(home, "schemas"),
 		Log:         s.pluginLog(),

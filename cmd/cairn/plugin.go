@@ -12,8 +12,10 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/mod/semver"
 
+	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/internal/enginesvc"
 	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/install"
@@ -77,7 +79,7 @@ func pluginList(c *cli.Context) error {
 	if p, err := workspace.LoadProject(s.cwd); err == nil {
 		project, packages = p.Plugins.Providers, p.Packages
 	}
-	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: s.builtins(nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
+	r := host.NewResolver(host.ResolverOptions{Project: project, Builtins: s.builtins(nil, nil), Dirs: locate.DefaultDirs(), Isolate: s.isolated()})
 	defer r.Close()
 	type entry struct {
 		Package  string `json:"package"`
@@ -240,7 +242,16 @@ func pluginServe(c *cli.Context) error {
 		return err
 	}
 	pkg := c.Args().First()
-	f, ok := provider.Select(s.builtins(&stackReader{s: s}), pkg, "")
+	var diag func(deploy.DiagEvent)
+	if c.NArg() > 1 { // the engine's address: what provisioners print goes to its log
+		log, closeLog, err := enginesvc.Dial(c.Args().Get(c.NArg() - 1))
+		if err != nil {
+			return err
+		}
+		defer closeLog()
+		diag = log
+	}
+	f, ok := provider.Select(s.builtins(&stackReader{s: s}, diag), pkg, "")
 	if !ok {
 		return &exitError{code: 2, msg: fmt.Sprintf("no built-in provider for package %q; built in are pulumi, random, command and terraform-provider", pkg)}
 	}

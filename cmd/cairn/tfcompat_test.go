@@ -17,6 +17,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/cairn-iac/cairn/engine/tfstate"
 )
 
 // The differential test runs each configuration of testdata/tf under
@@ -339,7 +341,9 @@ func terraformChanges(plan any) map[string]string {
 }
 
 // cairnChanges are the changes of a preview's resources (not providers,
-// components or the stack) by the address Terraform gives them.
+// components, the stack, or the resources holding provisioners, which
+// Terraform does not plan apart from their resources) by the address
+// Terraform gives them.
 func cairnChanges(preview any) map[string]string {
 	out := map[string]string{}
 	p, _ := preview.(map[string]any)
@@ -352,6 +356,9 @@ func cairnChanges(preview any) map[string]string {
 			continue
 		}
 		types := strings.Split(parts[2], "$")
+		if types[len(types)-1] == tfstate.ProvisionersType {
+			continue // a resource's provisioners, which Terraform plans as part of it
+		}
 		op := fmt.Sprint(step["op"])
 		old, _ := step["oldState"].(map[string]any)
 		switch op {

@@ -87,7 +87,8 @@ func importTerraform(c *cli.Context, path string) (err error) {
 // (tfstate.Build) from what previews of the program register: first on an
 // empty stack, then, while that leaves instances of the state out whose
 // keys came from resources, on the snapshot built so far, which knows more
-// of them.
+// of them; once more when the program has provisioners, whose commands
+// the snapshot built knows.
 func (r *operation) terraformSnapshot(ctx context.Context, path string, st *tfstate.State) (*snapshot.Snapshot, error) {
 	schemas := eval.ProviderSchemas(r.host)
 	target := tfstate.Target{
@@ -95,7 +96,7 @@ func (r *operation) terraformSnapshot(ctx context.Context, path string, st *tfst
 		NewID:  func() resource.ID { return resource.ID(uuid.NewString()) },
 	}
 	base := &snapshot.Snapshot{}
-	for left := -1; ; {
+	for left, last := -1, false; ; {
 		opts := r.opts
 		opts.DryRun = true
 		res, err := deploy.Update(ctx, opts, base)
@@ -107,8 +108,10 @@ func (r *operation) terraformSnapshot(ctx context.Context, path string, st *tfst
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("%s: %w", path, err)
-		case len(undeclared) == 0:
+		case len(undeclared) == 0 && (last || !tfstate.HasProvisioners(target.Planned)):
 			return snap, nil
+		case len(undeclared) == 0:
+			last = true
 		case left >= 0 && len(undeclared) >= left:
 			return nil, fmt.Errorf("%s: the program does not declare these instances of the state: %s; declare them (or remove them from the state with `terraform state rm`) and import again",
 				path, strings.Join(undeclared, ", "))

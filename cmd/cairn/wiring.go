@@ -36,13 +36,14 @@ import (
 
 // builtins are the providers compiled into Cairn (Terraform's built-in
 // provider, of terraform_data, among them); stacks serves stack
-// references (nil outside a project). Terraform providers run in the
+// references (nil outside a project); diag gets what provisioners print
+// (nil: nothing does). Terraform providers run in the
 // project's folder, start within CAIRN_PLUGIN_START_TIMEOUT and log to the
 // plugin log; they are installed into $CAIRN_HOME/plugins/terraform and
 // locked in the project's .terraform.lock.hcl, and only from folders when
 // automatic plugin acquisition is disabled; their schemas are kept in
 // $CAIRN_HOME/schemas/terraform.
-func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
+func (s *session) builtins(stacks builtin.StackReader, diag func(deploy.DiagEvent)) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
 	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform")}
 	if s.project != nil {
@@ -54,7 +55,7 @@ func (s *session) builtins(stacks builtin.StackReader) provider.Factories {
 		Log:        func(format string, args ...any) { fmt.Fprintf(s.stderr, format+"\n", args...) },
 		Offline:    !acquirePlugins(),
 	}
-	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory(tf.Dir)}
+	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory(tf.Dir, diag)}
 }
 
 // modules installs the modules Terraform configurations call into the
@@ -128,7 +129,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 		project, packages = s.project.Plugins.Providers, s.project.Packages
 	}
 	opts := host.ResolverOptions{
-		Options: o, Project: project, Packages: packages, Builtins: s.builtins(&stackReader{s: s, sm: sm}),
+		Options: o, Project: project, Packages: packages, Builtins: s.builtins(&stackReader{s: s, sm: sm}, relay.diag),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
 		SchemaCache: filepath.Join(s.home, "schemas"),
 	}

@@ -85,6 +85,10 @@ type RegisterRequest struct {
 	ReplaceWith             []resource.URN
 	ReplacementTrigger      resource.Value
 	SourcePosition          string
+	// TaintsParent makes a failed create or update of the resource taint
+	// its parent, which the next update then replaces: Terraform's taint
+	// of a resource whose creation-time provisioner failed.
+	TaintsParent bool
 }
 
 // Parameterization says that a package is served by a parameterized

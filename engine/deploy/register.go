@@ -64,6 +64,12 @@ func (d *deployment) RegisterResource(ctx context.Context, req RegisterRequest) 
 	final, err := d.execute(ctx, chain)
 	if err != nil {
 		d.markFailed(g)
+		var se *StepError
+		if req.TaintsParent && asStepError(err, &se) && (se.Op == OpCreate || se.Op == OpCreateReplacement || se.Op == OpUpdate) {
+			if terr := d.taint(req.Parent); terr != nil {
+				d.diag(req.Parent, SeverityError, "cannot record that it is tainted: %v", terr)
+			}
+		}
 		return nil, err
 	}
 	d.mu.Lock()
@@ -412,6 +418,21 @@ func (d *deployment) RegisterResourceOutputs(ctx context.Context, urn resource.U
 	if d.opts.DryRun {
 		return nil
 	}
+	return d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
+}
+
+// taint marks a resource registered in this deployment tainted (see
+// RegisterRequest.TaintsParent).
+func (d *deployment) taint(urn resource.URN) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rec := d.records[urn]
+	if d.opts.DryRun || rec == nil || rec.state == nil {
+		return nil
+	}
+	s := rec.state.Copy()
+	s.Taint = true
+	rec.state = s
 	return d.journal.append(snapshot.JournalEntry{Kind: snapshot.EntryOutputs, OperationID: rec.opID, TargetNew: int64p(rec.opID), State: s})
 }
 

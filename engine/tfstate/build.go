@@ -33,7 +33,8 @@ type Target struct {
 // program's provider, parent, inputs (where the preview knew them) and
 // options (a replacement trigger the preview did not know is left to the
 // next update to record); its dependencies are the program's and the
-// state's. Tainted instances are tainted, deposed ones pending deletion.
+// state's. Tainted instances are tainted, deposed ones pending deletion;
+// the provisioners of the others have run (see ProvisionersType).
 // The providers and module components they use come along, and the
 // stack's outputs are the state's; the program's other providers whose
 // configuration is known, and its modules that hold no resources, come
@@ -82,6 +83,9 @@ func Build(st *State, t Target) (snap *snapshot.Snapshot, undeclared []string, e
 			}
 		}
 		b.include(im.s)
+	}
+	if err := b.provisioners(); err != nil {
+		return nil, nil, err
 	}
 	if b.root == nil {
 		return nil, nil, fmt.Errorf("the program's preview registered no stack resource")

@@ -231,3 +231,50 @@ func TestBuildRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildProvisioners adds the provisioners of the imported instances
+// as run already, following their IDs, except those of a tainted
+// instance, whose replacement runs them.
+func TestBuildProvisioners(t *testing.T) {
+	data, err := os.ReadFile("testdata/terraform.tfstate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tfstate.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planned()
+	tp := resource.ProviderRef{URN: reader, ID: resource.UnknownID}.String()
+	in := resource.Map{tfstate.TriggerKey: resource.Unknown(), "type": resource.String("tfx_thing"),
+		"create": resource.Array(resource.Object(resource.Map{"command": resource.String("echo made")}))}
+	provs := map[resource.URN]resource.URN{}
+	for _, parent := range []resource.URN{web0, web1} {
+		u := resource.NewURN("dev", "web", thing, tfstate.ProvisionersType, parent.Name())
+		provs[parent] = u
+		p.Resources = append(p.Resources, &resource.State{URN: u, Type: tfstate.ProvisionersType, Custom: true, ID: resource.UnknownID,
+			Parent: parent, Provider: tp, Inputs: in, PropertyDependencies: map[string][]resource.URN{tfstate.TriggerKey: {parent}},
+			Dependencies: []resource.URN{parent}})
+	}
+	snap, _, err := tfstate.Build(st, tfstate.Target{Planned: p, Schema: tfxSchema, NewID: func() resource.ID { return "prov-id" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.VerifyIntegrity(); err != nil {
+		t.Fatal(err)
+	}
+	var got *resource.State
+	for _, r := range snap.Resources {
+		switch r.URN {
+		case provs[web0]:
+			got = r
+		case provs[web1]:
+			t.Errorf("the tainted web[1] got provisioners run already")
+		}
+	}
+	want := resource.Map{tfstate.TriggerKey: resource.String("1"), "type": resource.String("tfx_thing"), "create": in["create"]}
+	if got == nil || got.ID != "1" || !got.Inputs.Equal(want) || !got.Outputs.Equal(want) ||
+		got.Provider != (resource.ProviderRef{URN: reader, ID: "prov-id"}).String() {
+		t.Fatalf("web[0]'s provisioners = %+v", got)
+	}
+}

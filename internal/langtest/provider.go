@@ -202,7 +202,7 @@ var Host = provider.Factories{
 	{Pkg: "test", Version: "1.0.0", New: func(context.Context) (provider.Provider, error) { return &testProvider{pkg: "test"}, nil }},
 	random.Factory(),
 	command.Factory(),
-	tfbuiltin.Factory(""),
+	tfbuiltin.Factory("", nil),
 	builtin.Factory(builtin.Options{Stacks: builtin.StackReaderFunc(func(_ context.Context, name string) (resource.Map, error) {
 		return resource.Map{
 			"bucket":   resource.String("bucket-of-" + name),

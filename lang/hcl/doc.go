@@ -27,7 +27,9 @@
 // snake_case and mapped to the schemas' camelCase names.
 //
 // Resources and data sources take preconditions and postconditions (with
-// self), outputs preconditions; terraform.workspace is the stack. A data
+// self), outputs preconditions; terraform.workspace is the stack.
+// Resources take local-exec provisioners (see provisioner.go); file and
+// remote-exec ones and connection blocks are errors. A data
 // source that depends on a resource that would change is read during the
 // update only (Invoke.DeferChanged), as Terraform defers it.
 //

@@ -17,7 +17,8 @@ import (
 // the rest of the block is the resource's properties.
 var resourceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "pulumi"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "pulumi"}, {Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "connection"}},
 }
 
 // dataSchema is the schema of the meta-arguments of a data block.
@@ -56,6 +57,7 @@ func (m *module) resource(b *hcl.Block) {
 	m.lifecycle(content.Blocks, r, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
+	m.provisioners(content.Blocks, r, typeName)
 }
 
 // data decodes a data block: a call of a provider function.

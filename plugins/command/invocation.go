@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -35,6 +37,9 @@ type invocation struct {
 	archivePaths []string
 	wantAssets   bool // assetPaths is set, if to an empty list
 	wantArchive  bool
+	// echo, when set, gets what the command writes on stdout and stderr
+	// too, as it writes it.
+	echo io.Writer
 }
 
 // newInvocation prepares the command of operation op from a resource's (or
@@ -98,6 +103,10 @@ func (inv *invocation) run(ctx context.Context, timeout time.Duration) (resource
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if inv.echo != nil {
+		echo := &lockedWriter{w: inv.echo}
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(&stdout, echo), io.MultiWriter(&stderr, echo)
+	}
 	killGroup(cmd)
 	// Give up on output that processes left behind keep writing.
 	cmd.WaitDelay = time.Second
@@ -122,4 +131,31 @@ func (inv *invocation) run(ctx context.Context, timeout time.Duration) (resource
 		return nil, fmt.Errorf("the %s command ran, but collecting its files failed: %w", inv.op, err)
 	}
 	return outputs, nil
+}
+
+// Run runs a command as a Command's create command runs, with the inputs
+// of a Command that reach its process (interpreter, dir, environment and
+// stdin), copying what it writes on stdout and stderr to echo as it
+// writes it; op names it in errors. A command that exits with a status
+// other than 0 returns an *Error.
+func Run(ctx context.Context, op, command string, inputs resource.Map, echo io.Writer) error {
+	inv, err := newInvocation(op, command, inputs, nil)
+	if err != nil {
+		return err
+	}
+	inv.echo = echo
+	_, err = inv.run(ctx, 0)
+	return err
+}
+
+// lockedWriter serializes the writes of a command's two streams.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

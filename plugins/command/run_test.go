@@ -258,3 +258,24 @@ func TestInvokeRun(t *testing.T) {
 		t.Errorf("unknown function: err = %v", err)
 	}
 }
+
+// TestRun runs a command as a create command runs, in its dir with its
+// environment, copying both streams as they come; a failure is an *Error.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	in := resource.MapFromGo(map[string]any{"dir": dir, "environment": map[string]any{"WHO": "run"}})
+	var echo strings.Builder
+	if err := Run(context.Background(), "local-exec", "echo out $WHO; echo err >&2; pwd", in, &echo); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"out run\n", "err\n", dir + "\n"} {
+		if !strings.Contains(echo.String(), want) {
+			t.Errorf("echoed %q, want %q in it", echo.String(), want)
+		}
+	}
+	err := Run(context.Background(), "local-exec", "echo failing; exit 7", in, &strings.Builder{})
+	var failed *Error
+	if !errors.As(err, &failed) || failed.ExitCode != 7 || failed.Op != "local-exec" || failed.Tail != "failing" {
+		t.Errorf("err = %#v, want exit code 7 with its output", err)
+	}
+}

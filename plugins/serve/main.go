@@ -16,8 +16,8 @@ import (
 // Main runs a plugin process for the factory's provider: it listens on a
 // free local port, writes the port as the first line of stdout and serves
 // until ctx ends, then closes the provider. The engine's address, which
-// engines pass as the last argument, is not needed: the provider interface
-// has no log channel.
+// engines pass as the last argument, is the caller's to use (a factory
+// that logs, see enginesvc.Dial).
 func Main(ctx context.Context, f provider.Factory, stdout io.Writer) error {
 	p, err := f.New(ctx)
 	if err != nil {

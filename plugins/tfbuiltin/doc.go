@@ -11,6 +11,17 @@
 // version of 0 under tfstate.MetaKey, as those of Terraform providers do,
 // so that a state moved in from Terraform looks the same.
 //
+// It also serves the resource that runs the local-exec provisioners of a
+// resource of a Terraform configuration (tfstate.ProvisionersType), the
+// child of that resource: its trigger is the resource's ID, whose change
+// replaces it; creating it runs the creation-time provisioners (create),
+// deleting it the destroy-time ones (destroy), as recorded; any other
+// change is recorded without running anything. The commands run in dir
+// (see Factory) unless their workingDir says otherwise, and what they
+// print goes to Factory's diag, line by line under the resource's
+// Terraform address; the output of one whose configuration holds a
+// secret is suppressed.
+//
 // Its data source terraform_remote_state reads the root outputs of a state
 // file of Terraform's local backend (see remoteState).
 package tfbuiltin

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/tfstate"
@@ -27,15 +28,17 @@ var pkg = props.MustLoad(schemaJSON, Version)
 // Provider is the provider of the "terraform" package.
 type Provider struct {
 	props.Base
-	dir string
+	dir  string
+	diag func(deploy.DiagEvent)
 }
 
 // Factory returns the factory of the provider, for a provider.Host. dir is
 // the project's folder, from which terraform_remote_state's relative paths
-// are read.
-func Factory(dir string) provider.Factory {
+// are read and in which provisioners run; diag, if not nil, gets what
+// provisioners print.
+func Factory(dir string, diag func(deploy.DiagEvent)) provider.Factory {
 	return provider.Factory{Pkg: pkg.Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{Base: props.Base{Schema: pkg}, dir: dir}, nil
+		return &Provider{Base: props.Base{Schema: pkg}, dir: dir, diag: diag}, nil
 	}}
 }
 
@@ -73,6 +76,9 @@ func (p *Provider) Diff(_ context.Context, req provider.DiffRequest) (provider.D
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
+	if req.Type == tfstate.ProvisionersType {
+		return diffProvisioners(req), nil
+	}
 	return props.Diff(res, given(req.OldOutputs), given(req.News)), nil
 }
 
@@ -92,9 +98,12 @@ func outputs(in resource.Map, id resource.Value, applied bool) resource.Map {
 }
 
 // Create chooses the resource's ID.
-func (p *Provider) Create(_ context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	if _, err := props.Resource(pkg, req.Type); err != nil {
 		return provider.CreateResponse{}, err
+	}
+	if req.Type == tfstate.ProvisionersType {
+		return p.createProvisioners(ctx, req)
 	}
 	if req.Preview {
 		return provider.CreateResponse{ID: resource.UnknownID, Outputs: outputs(req.Inputs, resource.Unknown(), false)}, nil
@@ -103,10 +112,14 @@ func (p *Provider) Create(_ context.Context, req provider.CreateRequest) (provid
 	return provider.CreateResponse{ID: resource.ID(id), Outputs: outputs(req.Inputs, resource.String(id), true)}, nil
 }
 
-// Update records the new input, which output takes.
-func (p *Provider) Update(_ context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+// Update records the new input, which output takes; see also
+// updateProvisioners.
+func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	if _, err := props.Resource(pkg, req.Type); err != nil {
 		return provider.UpdateResponse{}, err
+	}
+	if req.Type == tfstate.ProvisionersType {
+		return p.updateProvisioners(ctx, req)
 	}
 	applied := !req.Preview || given(req.OldOutputs)["input"].Unsecret().Equal(given(req.News)["input"].Unsecret())
 	return provider.UpdateResponse{Outputs: outputs(req.News, req.OldOutputs["id"], applied)}, nil
@@ -117,6 +130,9 @@ func (p *Provider) Read(_ context.Context, req provider.ReadRequest) (provider.R
 	if _, err := props.Resource(pkg, req.Type); err != nil {
 		return provider.ReadResponse{}, err
 	}
+	if req.Outputs == nil && req.Type == tfstate.ProvisionersType {
+		return provider.ReadResponse{}, fmt.Errorf("provisioners cannot be imported: declare them, and they run when their resource is created")
+	}
 	if req.Outputs == nil {
 		return provider.ReadResponse{ID: req.ID, Inputs: resource.Map{},
 			Outputs: outputs(nil, resource.String(string(req.ID)), true)}, nil
@@ -124,10 +140,16 @@ func (p *Provider) Read(_ context.Context, req provider.ReadRequest) (provider.R
 	return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-// Delete deletes nothing: a terraform_data exists in the state only.
-func (p *Provider) Delete(_ context.Context, req provider.DeleteRequest) error {
-	_, err := props.Resource(pkg, req.Type)
-	return err
+// Delete deletes nothing: a terraform_data exists in the state only. It
+// runs the destroy-time provisioners of provisioners.
+func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error {
+	if _, err := props.Resource(pkg, req.Type); err != nil {
+		return err
+	}
+	if req.Type == tfstate.ProvisionersType {
+		return p.deleteProvisioners(ctx, req)
+	}
+	return nil
 }
 
 // nullResource is the type token of hashicorp/null's null_resource.

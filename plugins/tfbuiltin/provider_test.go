@@ -10,7 +10,7 @@ import (
 )
 
 func TestSchema(t *testing.T) {
-	p, err := Factory("").New(context.Background())
+	p, err := Factory("", nil).New(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestSchema(t *testing.T) {
 // change), a replacement with a new ID when triggers_replace changes (its
 // type too), and a secret input kept secret in output.
 func TestLifecycle(t *testing.T) {
-	s := providertest.New(t, provider.Factories{Factory("")})
+	s := providertest.New(t, provider.Factories{Factory("", nil)})
 	data := func(input, trigger resource.Value) providertest.Resource {
 		return providertest.Resource{Type: DataType, Name: "d", Properties: resource.Map{"input": input, "triggers_replace": trigger}}
 	}

@@ -36,7 +36,7 @@ func TestRemoteState(t *testing.T) {
 	write("other/x.tfstate", strings.Replace(state, `"hello"`, `"other"`, 1))
 	write("terraform.tfstate.d/w2/terraform.tfstate", strings.Replace(state, `"hello"`, `"w2"`, 1))
 	write("old.tfstate", `{"version": 3}`)
-	p, err := Factory(dir).New(context.Background())
+	p, err := Factory(dir, nil).New(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,2 @@
+greeting   = "bye"
+generation = 2
