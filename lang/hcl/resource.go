@@ -62,13 +62,27 @@ func (m *module) resource(b *hcl.Block) {
 
 // data decodes a data block: a call of a provider function.
 func (m *module) data(b *hcl.Block) *eval.Invoke {
-	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], dataKind, b.LabelRanges[0])
+	inv, lifecycle := m.invoke(b, dataKind, "data", m.res.data, dataLifecycleSchema)
+	inv.DeferChanged = true
+	if lifecycle != nil {
+		m.enabled(lifecycle.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
+	}
+	return inv
+}
+
+// invoke decodes what data and ephemeral blocks share: the call of a
+// function of the type's package (of kind k), declared in the namespace
+// and added to into; its arguments, checked against the function's
+// inputs; its meta-arguments; and the conditions of its lifecycle block,
+// decoded by lifecycleSchema and returned for what else it holds.
+func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]map[string]eval.Node, lifecycleSchema *hcl.BodySchema) (*eval.Invoke, *hcl.BodyContent) {
+	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], k, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
 		typeName = b.Labels[0]
 	}
-	inv := &eval.Invoke{Decl: m.typedDecl(b, "data."+typeName, "data"), Token: token, TokenRange: b.LabelRanges[0], DeferChanged: true}
-	add(m.res.data, typeName, inv.Name, inv)
+	inv := &eval.Invoke{Decl: m.typedDecl(b, namespace+"."+typeName, namespace), Token: token, TokenRange: b.LabelRanges[0]}
+	add(into, typeName, inv.Name, inv)
 	m.nodes = append(m.nodes, inv)
 	content, body, diags := b.Body.PartialContent(dataSchema)
 	m.report(diags)
@@ -87,16 +101,16 @@ func (m *module) data(b *hcl.Block) *eval.Invoke {
 	if p := content.Attributes["provider"]; p != nil {
 		inv.Options.Provider = p.Expr
 	}
+	var lifecycle *hcl.BodyContent
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
-		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
+		lifecycle, diags = lc.Body.Content(lifecycleSchema)
 		m.report(diags)
-		m.conditions(lcContent.Blocks, &inv.Conditions)
-		m.enabled(lcContent.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
+		m.conditions(lifecycle.Blocks, &inv.Conditions)
 	}
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)
 	inv.Options.Version, inv.Options.PluginDownloadURL = opts.Version, opts.PluginDownloadURL
-	return inv
+	return inv, lifecycle
 }
 
 var providerSchema = &hcl.BodySchema{

@@ -34,20 +34,12 @@ type ephemerals struct {
 // and OpenEphemeralResource; its result is the invoke's. It is opened
 // anew in each operation: never kept, nor asked for once per command.
 func (p *Provider) open(ctx context.Context, proc *process, t *typed, args resource.Map) (provider.InvokeResponse, error) {
-	cfg, secrets, err := configValue(t, args)
-	if err != nil {
-		return provider.InvokeResponse{Failures: failure(err)}, nil
-	}
-	dv, err := encode(cfg, t.ty)
-	if err != nil {
-		return provider.InvokeResponse{}, err
-	}
-	vresp, err := proc.rpc.ValidateEphemeralResourceConfig(ctx, &tfplugin6.ValidateEphemeralResourceConfig_Request{TypeName: t.name, Config: dv})
-	if err != nil {
-		return provider.InvokeResponse{}, p.rpcError("ValidateEphemeralResourceConfig", err)
-	}
-	if f := p.failures(vresp.GetDiagnostics(), ""); len(f) > 0 {
-		return provider.InvokeResponse{Failures: f}, nil
+	dv, secrets, fs, err := p.invokeConfig(t, args, "ValidateEphemeralResourceConfig", func(dv *tfplugin6.DynamicValue) ([]*tfplugin6.Diagnostic, error) {
+		resp, err := proc.rpc.ValidateEphemeralResourceConfig(ctx, &tfplugin6.ValidateEphemeralResourceConfig_Request{TypeName: t.name, Config: dv})
+		return resp.GetDiagnostics(), err
+	})
+	if err != nil || len(fs) > 0 {
+		return provider.InvokeResponse{Failures: fs}, err
 	}
 	resp, err := proc.rpc.OpenEphemeralResource(ctx, &tfplugin6.OpenEphemeralResource_Request{TypeName: t.name, Config: dv,
 		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
@@ -67,16 +59,7 @@ func (p *Provider) open(ctx context.Context, proc *process, t *typed, args resou
 		p.renewAt(proc, e, resp.GetRenewAt().AsTime())
 	}
 	p.ephemerals.mu.Unlock()
-	v, err := decode(resp.GetResult(), t.ty)
-	if err != nil {
-		return provider.InvokeResponse{}, fmt.Errorf("the result of ephemeral resource %s: %w", t.name, err)
-	}
-	if v.IsNull() || !v.IsWhollyKnown() {
-		return provider.InvokeResponse{}, fmt.Errorf("the Terraform provider %s produced an invalid result for ephemeral resource %s: it is null or not wholly known", p.param.Source, t.name)
-	}
-	out := stateToEngine(t.block, v)
-	markPaths(out, secrets)
-	return provider.InvokeResponse{Return: out}, nil
+	return p.invokeResult(resp.GetResult(), t, "ephemeral resource", secrets)
 }
 
 // renewAt schedules the renewal of e at the time its provider gave;

@@ -33,20 +33,12 @@ func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (prov
 
 // readData reads a data source.
 func (p *Provider) readData(ctx context.Context, proc *process, t *typed, args resource.Map) (provider.InvokeResponse, error) {
-	cfg, secrets, err := configValue(t, args)
-	if err != nil {
-		return provider.InvokeResponse{Failures: failure(err)}, nil
-	}
-	dv, err := encode(cfg, t.ty)
-	if err != nil {
-		return provider.InvokeResponse{}, err
-	}
-	vresp, err := proc.rpc.ValidateDataResourceConfig(ctx, &tfplugin6.ValidateDataResourceConfig_Request{TypeName: t.name, Config: dv})
-	if err != nil {
-		return provider.InvokeResponse{}, p.rpcError("ValidateDataResourceConfig", err)
-	}
-	if f := p.failures(vresp.GetDiagnostics(), ""); len(f) > 0 {
-		return provider.InvokeResponse{Failures: f}, nil
+	dv, secrets, fs, err := p.invokeConfig(t, args, "ValidateDataResourceConfig", func(dv *tfplugin6.DynamicValue) ([]*tfplugin6.Diagnostic, error) {
+		resp, err := proc.rpc.ValidateDataResourceConfig(ctx, &tfplugin6.ValidateDataResourceConfig_Request{TypeName: t.name, Config: dv})
+		return resp.GetDiagnostics(), err
+	})
+	if err != nil || len(fs) > 0 {
+		return provider.InvokeResponse{Failures: fs}, err
 	}
 	resp, err := proc.rpc.ReadDataSource(ctx, &tfplugin6.ReadDataSource_Request{TypeName: t.name, Config: dv,
 		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
@@ -56,12 +48,39 @@ func (p *Provider) readData(ctx context.Context, proc *process, t *typed, args r
 	if err := p.diagnose(resp.GetDiagnostics(), "reading data source "+t.name); err != nil {
 		return provider.InvokeResponse{}, err
 	}
-	v, err := decode(resp.GetState(), t.ty)
+	return p.invokeResult(resp.GetState(), t, "data source", secrets)
+}
+
+// invokeConfig encodes an invoke's arguments as the configuration of t
+// and has the provider check it with validate (its RPC named rpc):
+// failures are what is wrong with the arguments; secrets, the paths of
+// those that are secret.
+func (p *Provider) invokeConfig(t *typed, args resource.Map, rpc string, validate func(*tfplugin6.DynamicValue) ([]*tfplugin6.Diagnostic, error)) (
+	dv *tfplugin6.DynamicValue, secrets []resource.Path, failures []provider.CheckFailure, err error) {
+	cfg, secrets, err := configValue(t, args)
 	if err != nil {
-		return provider.InvokeResponse{}, fmt.Errorf("the state of data source %s: %w", t.name, err)
+		return nil, nil, failure(err), nil
+	}
+	if dv, err = encode(cfg, t.ty); err != nil {
+		return nil, nil, nil, err
+	}
+	diags, err := validate(dv)
+	if err != nil {
+		return nil, nil, nil, p.rpcError(rpc, err)
+	}
+	return dv, secrets, p.failures(diags, ""), nil
+}
+
+// invokeResult is the engine's value of the object a provider gave for an
+// invoke of t, a noun ("data source", "ephemeral resource"): its state or
+// result, with the paths in secrets secret.
+func (p *Provider) invokeResult(dv *tfplugin6.DynamicValue, t *typed, noun string, secrets []resource.Path) (provider.InvokeResponse, error) {
+	v, err := decode(dv, t.ty)
+	if err != nil {
+		return provider.InvokeResponse{}, fmt.Errorf("the result of %s %s: %w", noun, t.name, err)
 	}
 	if v.IsNull() || !v.IsWhollyKnown() {
-		return provider.InvokeResponse{}, fmt.Errorf("the Terraform provider %s produced an invalid object for data source %s: it is null or not wholly known", p.param.Source, t.name)
+		return provider.InvokeResponse{}, fmt.Errorf("the Terraform provider %s produced an invalid result for %s %s: it is null or not wholly known", p.param.Source, noun, t.name)
 	}
 	out := stateToEngine(t.block, v)
 	markPaths(out, secrets)
