@@ -12,10 +12,6 @@ import (
 var ephemeralKind = kind{"ephemeral resource type", func(p *pkg) map[string][]string { return p.ephemerals },
 	func(s *schema.Package, tok string) (string, bool) { t, _, ok := s.ResolveFunction(tok); return t, ok }}
 
-// ephemeralLifecycleSchema is the schema of an ephemeral block's
-// lifecycle block.
-var ephemeralLifecycleSchema = &hcl.BodySchema{Blocks: conditionBlocks}
-
 // ephemeral decodes an ephemeral block: an ephemeral resource, an invoke
 // its provider opens in each preview and update once its arguments are
 // known, renews if it asks, and closes at the end of the operation. Its
@@ -23,8 +19,7 @@ var ephemeralLifecycleSchema = &hcl.BodySchema{Blocks: conditionBlocks}
 // argument, local values and ephemeral outputs may take it, not what is
 // kept. Its arguments may be ephemeral themselves.
 func (m *module) ephemeral(b *hcl.Block) {
-	inv, _ := m.invoke(b, ephemeralKind, "ephemeral", m.res.ephemeral, ephemeralLifecycleSchema)
-	inv.Ephemeral = true
+	m.invoke(b, ephemeralKind, "ephemeral", m.res.ephemeral).Ephemeral = true
 }
 
 // ArgumentRange implements eval.Arguments: the range of the expression of

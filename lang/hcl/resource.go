@@ -27,7 +27,8 @@ var dataSchema = &hcl.BodySchema{
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 }
 
-// dataLifecycleSchema is the schema of a data block's lifecycle block.
+// dataLifecycleSchema is the schema of a data or ephemeral block's
+// lifecycle block.
 var dataLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}, Blocks: conditionBlocks}
 
 // resource decodes a resource block.
@@ -62,20 +63,17 @@ func (m *module) resource(b *hcl.Block) {
 
 // data decodes a data block: a call of a provider function.
 func (m *module) data(b *hcl.Block) *eval.Invoke {
-	inv, lifecycle := m.invoke(b, dataKind, "data", m.res.data, dataLifecycleSchema)
+	inv := m.invoke(b, dataKind, "data", m.res.data)
 	inv.DeferChanged = true
-	if lifecycle != nil {
-		m.enabled(lifecycle.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
-	}
 	return inv
 }
 
 // invoke decodes what data and ephemeral blocks share: the call of a
 // function of the type's package (of kind k), declared in the namespace
 // and added to into; its arguments, checked against the function's
-// inputs; its meta-arguments; and the conditions of its lifecycle block,
-// decoded by lifecycleSchema and returned for what else it holds.
-func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]map[string]eval.Node, lifecycleSchema *hcl.BodySchema) (*eval.Invoke, *hcl.BodyContent) {
+// inputs; its meta-arguments, and its lifecycle block's conditions and
+// enabled (OpenTofu's).
+func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]map[string]eval.Node) *eval.Invoke {
 	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], k, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
@@ -101,16 +99,16 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 	if p := content.Attributes["provider"]; p != nil {
 		inv.Options.Provider = p.Expr
 	}
-	var lifecycle *hcl.BodyContent
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
-		lifecycle, diags = lc.Body.Content(lifecycleSchema)
+		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
 		m.report(diags)
-		m.conditions(lifecycle.Blocks, &inv.Conditions)
+		m.conditions(lcContent.Blocks, &inv.Conditions)
+		m.enabled(lcContent.Attributes["enabled"], &inv.Expansion, nil, inv.Name)
 	}
 	var opts eval.ResourceOptions
 	m.l.defaultVersion(resource.TypePackage(token), &opts)
 	inv.Options.Version, inv.Options.PluginDownloadURL = opts.Version, opts.PluginDownloadURL
-	return inv, lifecycle
+	return inv
 }
 
 var providerSchema = &hcl.BodySchema{
