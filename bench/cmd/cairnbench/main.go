@@ -44,8 +44,11 @@ const (
 	// variantPulumiOptIn is Pulumi's plugin opted into the fast path
 	// (CAIRN_FAST_PATH=random), which by default does not trust it.
 	variantPulumiOptIn = "Pulumi's plugin, opted in"
-	// variantTerraform is cairn running a Terraform provider's binary.
-	variantTerraform = "Terraform provider, by Cairn"
+	// variantTerraform is cairn running a Terraform provider's binary;
+	// variantTerraformOptIn, opted into the fast path (CAIRN_FAST_PATH=null),
+	// which by default does not trust a Terraform provider either.
+	variantTerraform      = "Terraform provider, by Cairn"
+	variantTerraformOptIn = "Terraform provider, by Cairn, opted in"
 )
 
 // bench is one benchmark run's settings.

@@ -56,7 +56,7 @@ func (b *bench) rows(p plan) []row {
 	}
 	for _, n := range p.nulls {
 		st := stack{shape: nulls, n: n, lang: "hcl"}
-		rows = append(rows, row{stack: st, variant: variantTerraform})
+		rows = append(rows, row{stack: st, variant: variantTerraform}, row{stack: st, variant: variantTerraformOptIn})
 		for _, t := range b.tools {
 			tf := st
 			tf.terraform = true

@@ -89,6 +89,8 @@ func (b *bench) cairnDriver(r row) driver {
 		d.env = append(d.env, "CAIRN_ISOLATE_PROVIDERS=random")
 	case variantPulumiOptIn:
 		d.env = append(d.env, "CAIRN_FAST_PATH=random")
+	case variantTerraformOptIn:
+		d.env = append(d.env, "CAIRN_FAST_PATH=null")
 	}
 	if r.latency > 0 {
 		d.env = append(d.env, "CAIRN_BENCH_LATENCY="+r.latency.String())

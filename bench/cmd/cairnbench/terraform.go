@@ -83,8 +83,8 @@ func (b *bench) nullMirror() error {
 	return os.WriteFile(b.tfConfig, fmt.Appendf(nil, "provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror), 0o644)
 }
 
-// comparison says how many times longer each tool took than cairn on the
-// stacks of null_resource, phase by phase.
+// comparison says how many times longer each tool took than cairn (each
+// variant) on the stacks of null_resource, phase by phase.
 func comparison(rows []row, results []result) string {
 	var lines []string
 	for i, r := range rows {
@@ -99,7 +99,8 @@ func comparison(rows []row, results []result) string {
 			for p := range numPhases {
 				cells = append(cells, fmt.Sprintf("%s %.1f×", phaseNames[p], float64(results[i].phases[p].wall)/float64(results[j].phases[p].wall)))
 			}
-			lines = append(lines, fmt.Sprintf("%s / Cairn, %d null_resource: %s.", r.tool.label, r.stack.n, strings.Join(cells, ", ")))
+			lines = append(lines, fmt.Sprintf("%s / %s, %d null_resource: %s.", r.tool.label,
+				strings.TrimPrefix(c.variant, "Terraform provider, by "), r.stack.n, strings.Join(cells, ", ")))
 		}
 	}
 	return strings.Join(lines, "\n")
