@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/cairn-iac/cairn/engine/tfstate"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 )
 
 // The differential test runs each configuration of testdata/tf under
@@ -384,8 +385,7 @@ func cairnChanges(preview any) map[string]string {
 // token and an instance name: null:index/resource:Resource and a["x"].web[0]
 // are module.a["x"].null_resource.web[0].
 func terraformAddress(token, name string) string {
-	pkg := token[:strings.IndexByte(token, ':')]
-	typ := pkg + "_" + snakeCase(token[strings.LastIndexByte(token, ':')+1:])
+	typ := langhcl.TypeName(token)
 	parts := splitName(name)
 	addr := ""
 	for _, m := range parts[:len(parts)-1] {
@@ -415,20 +415,6 @@ func splitName(name string) []string {
 		}
 	}
 	return append(out, name[start:])
-}
-
-func snakeCase(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func union[V any](a, b map[string]V) []string {

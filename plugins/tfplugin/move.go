@@ -93,19 +93,3 @@ func (p *Provider) moveSource(req provider.MoveRequest) (string, string, error) 
 	i := strings.LastIndexByte(req.SourceType, ':')
 	return param.Source, pkg.Name + "_" + snake(req.SourceType[i+1:]), nil
 }
-
-// snake is the snake_case of a PascalCase name: SelfSignedCert is
-// self_signed_cert.
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
