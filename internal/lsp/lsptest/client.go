@@ -238,29 +238,21 @@ func (c *Client) Edit(path string, version int, rng lsp.Range, text string) {
 // satisfy ok, and returns them.
 func (c *Client) Diagnostics(path string, ok func([]lsp.Diagnostic) bool) []lsp.Diagnostic {
 	c.t.Helper()
-	uri := URI(path)
-	deadline := time.After(Timeout)
-	for {
-		c.mu.Lock()
-		p, published := c.diags[uri]
-		changed := c.changed
-		c.mu.Unlock()
-		if published && ok(p.Diagnostics) {
-			return p.Diagnostics
-		}
-		select {
-		case <-changed:
-		case <-c.done:
-			c.t.Fatalf("the server closed the connection while %s waited for diagnostics", path)
-		case <-deadline:
-			c.t.Fatalf("no diagnostics of %s as expected in %s; the last were %+v", path, Timeout, p.Diagnostics)
-		}
-	}
+	return c.published(path, "as expected", func(p lsp.PublishDiagnosticsParams) bool { return ok(p.Diagnostics) })
 }
 
 // Version waits for the diagnostics of version of the document at path,
 // and returns them.
 func (c *Client) Version(path string, version int) []lsp.Diagnostic {
+	c.t.Helper()
+	return c.published(path, fmt.Sprintf("of version %d", version), func(p lsp.PublishDiagnosticsParams) bool {
+		return p.Version != nil && *p.Version >= version
+	})
+}
+
+// published waits for diagnostics of the document at path that satisfy
+// ok (what says which, for the failure), and returns them.
+func (c *Client) published(path, what string, ok func(lsp.PublishDiagnosticsParams) bool) []lsp.Diagnostic {
 	c.t.Helper()
 	uri := URI(path)
 	deadline := time.After(Timeout)
@@ -269,7 +261,7 @@ func (c *Client) Version(path string, version int) []lsp.Diagnostic {
 		p, published := c.diags[uri]
 		changed := c.changed
 		c.mu.Unlock()
-		if published && p.Version != nil && *p.Version >= version {
+		if published && ok(p) {
 			return p.Diagnostics
 		}
 		select {
@@ -277,7 +269,7 @@ func (c *Client) Version(path string, version int) []lsp.Diagnostic {
 		case <-c.done:
 			c.t.Fatalf("the server closed the connection while %s waited for diagnostics", path)
 		case <-deadline:
-			c.t.Fatalf("no diagnostics of version %d of %s in %s", version, path, Timeout)
+			c.t.Fatalf("no diagnostics of %s %s in %s; the last were %+v", path, what, Timeout, p.Diagnostics)
 		}
 	}
 }
