@@ -3,8 +3,10 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -220,10 +222,7 @@ func (w *workspace) schemaLoaded(pkg string, err error) {
 		return
 	}
 	w.mu.Lock()
-	projects := make([]*project, 0, len(w.projects))
-	for _, p := range w.projects {
-		projects = append(projects, p)
-	}
+	projects := slices.Collect(maps.Values(w.projects))
 	w.mu.Unlock()
 	for _, p := range projects {
 		p.recheck()
@@ -293,10 +292,7 @@ func (p *project) programDir() string {
 // recheck checks every unit again.
 func (p *project) recheck() {
 	p.mu.Lock()
-	units := make([]*unit, 0, len(p.units))
-	for _, u := range p.units {
-		units = append(units, u)
-	}
+	units := slices.Collect(maps.Values(p.units))
 	p.mu.Unlock()
 	for _, u := range units {
 		u.changed()
