@@ -127,13 +127,20 @@ func (b mergedBody) Content(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostic
 	over, ds := b.over.Content(relaxed)
 	diags = append(diags, ds...)
 	content := merge(base, over)
+	diags = append(diags, b.missing(s, content)...)
+	return content, diags
+}
+
+// missing reports the required arguments of s that neither body gives.
+func (b mergedBody) missing(s *hcl.BodySchema, content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, a := range s.Attributes {
 		if a.Required && content.Attributes[a.Name] == nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
 				Detail: fmt.Sprintf("The argument %q is required, but no definition was found.", a.Name), Subject: b.MissingItemRange().Ptr()})
 		}
 	}
-	return content, diags
+	return diags
 }
 
 // PartialContent implements hcl.Body.
@@ -143,12 +150,7 @@ func (b mergedBody) PartialContent(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Bod
 	over, overRest, ds := b.over.PartialContent(relaxed)
 	diags = append(diags, ds...)
 	content := merge(base, over)
-	for _, a := range s.Attributes {
-		if a.Required && content.Attributes[a.Name] == nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
-				Detail: fmt.Sprintf("The argument %q is required, but no definition was found.", a.Name), Subject: b.MissingItemRange().Ptr()})
-		}
-	}
+	diags = append(diags, b.missing(s, content)...)
 	return content, mergedBody{base: baseRest, over: overRest}, diags
 }
 
