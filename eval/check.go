@@ -28,6 +28,9 @@ type resourceType struct {
 	schema    *schema.Resource // nil when unknown
 	component bool             // a component its provider constructs
 	names     speller
+	// writeOnly holds the write-only inputs of a Terraform provider's
+	// resource type (see resourceType.writeOnly).
+	writeOnly map[string]bool
 }
 
 // functionType is a provider function as resolved through its schema.
@@ -195,6 +198,14 @@ func (c *checker) resource(r *Resource) {
 			return
 		}
 		rt.token, rt.schema, rt.component = tok, res, res.IsComponent
+		for name, p := range res.InputProperties {
+			if tf := schema.TerraformOf(p.Language); tf != nil && tf.WriteOnly {
+				if rt.writeOnly == nil {
+					rt.writeOnly = map[string]bool{}
+				}
+				rt.writeOnly[name] = true
+			}
+		}
 	}
 	rt.names = newSpeller(pkg, c.prog.Dialect.PropertyName)
 	c.strayOptions(r, rt)

@@ -40,7 +40,7 @@ func (s *scopeRun) resource(ctx context.Context, v *vertex, r *Resource, in *ins
 	}
 	if resource.IsProviderType(typ.token) {
 		props = ephemeralAsSecret(props)
-	} else if all, kept := typ.writeOnly(props); !s.refuseEphemeral(kept, ephemeralAt(r.Properties, r.NameRange, kept), "Ephemeral value used in non-ephemeral context",
+	} else if all, kept := typ.splitWriteOnly(props); !s.refuseEphemeral(kept, ephemeralAt(r.Properties, r.NameRange, kept), "Ephemeral value used in non-ephemeral context",
 		"Ephemeral values are never kept, so a resource's arguments cannot refer to them, but for write-only ones; a provider's configuration, local values and ephemeral outputs can (ephemeralasnull(…) makes one null).") {
 		return cty.DynamicVal, false
 	} else {
