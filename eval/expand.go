@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -37,7 +38,7 @@ func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 	if !ok || !s.refuseEphemeral(val, exp.ForEach.Range(), "Invalid "+name, name+" is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 		return single, nil, false
 	}
-	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.Dialect)
+	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.source(exp.ForEach.Range()), s.r.prog.Dialect)
 	return s.expansion(v, keyed, known, diags, func() []*instance { return insts }, exp.ForEach.Range())
 }
 
@@ -132,8 +133,9 @@ func countInstances(n int) []*instance {
 // string of a set, or of a list or tuple where the dialect takes them (see
 // Dialect.ToSet). Keys name the instances, so a secret forEach, or a secret
 // key, is refused, as Terraform refuses them; a map may hold secret values
-// under plain keys.
-func forEachInstances(val cty.Value, rng hcl.Range, d Dialect) ([]*instance, bool, hcl.Diagnostics) {
+// under plain keys. src is the source of the forEach expression, for
+// hints ("" when not known).
+func forEachInstances(val cty.Value, rng hcl.Range, src string, d Dialect) ([]*instance, bool, hcl.Diagnostics) {
 	name := d.forEach()
 	bad := func(detail string) ([]*instance, bool, hcl.Diagnostics) {
 		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid "+name, detail)}
@@ -157,9 +159,14 @@ func forEachInstances(val cty.Value, rng hcl.Range, d Dialect) ([]*instance, boo
 	list := ty.IsListType() || ty.IsTupleType()
 	switch {
 	case list && d.ToSet != "":
-		return bad(fmt.Sprintf("%s is a %s; it must be %s, whose keys name the instances. "+
-			"Make a set of a list of strings with %s, or a map of a list of objects, keyed by a unique attribute: { for o in <list> : o.<name> => o }.",
-			name, ty.FriendlyName(), kinds, d.ToSet))
+		if src == "" || strings.Contains(src, "\n") {
+			src = "<list>"
+		}
+		hint := fmt.Sprintf("make it a set with %s(%s): its strings become the keys", d.ToSet, src)
+		if !stringElements(ty) {
+			hint = fmt.Sprintf("make it a map, keyed by a unique attribute of its elements: { for o in %s : o.<name> => o }", src)
+		}
+		return bad(fmt.Sprintf("%s is a %s; it must be %s, whose keys name the instances: %s.", name, ty.FriendlyName(), kinds, hint))
 	case !byKey && !list && !ty.IsSetType():
 		return bad(fmt.Sprintf("%s is a %s; it must be %s.", name, ty.FriendlyName(), kinds))
 	case !val.IsKnown():
@@ -193,6 +200,20 @@ func forEachInstances(val cty.Value, rng hcl.Range, d Dialect) ([]*instance, boo
 	return out, true, nil
 }
 
+// stringElements reports whether the elements of a list or tuple type are
+// strings.
+func stringElements(ty cty.Type) bool {
+	if ty.IsListType() {
+		return ty.ElementType() == cty.String
+	}
+	for _, e := range ty.TupleElementTypes() {
+		if e != cty.String {
+			return false
+		}
+	}
+	return true
+}
+
 // forEach is the name of the dialect's forEach argument.
 func (d Dialect) forEach() string {
 	if d.ForEach == "" {
@@ -206,4 +227,14 @@ func secretKeys(what, unsecret string) string {
 	return what + " Its keys would name the instances, in their URNs, which the state keeps in plain text. " +
 		"If the keys are not secret, make them plain with " + unsecret + " (a map may keep secret values under plain keys); " +
 		"otherwise key the instances by values that are not secret."
+}
+
+// source returns the text of the program's source in rng, or "" when the
+// program does not hold its file.
+func (p *Program) source(rng hcl.Range) string {
+	f := p.Files[rng.Filename]
+	if f == nil || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte {
+		return ""
+	}
+	return string(rng.SliceBytes(f.Bytes))
 }

@@ -70,7 +70,7 @@ func TestForEachInstances(t *testing.T) {
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
-			insts, known, diags := forEachInstances(test.val, hcl.Range{}, Dialect{Unsecret: "unsecret()"})
+			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "", Dialect{Unsecret: "unsecret()"})
 			if test.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags[0].Detail, test.wantErr) {
 					t.Fatalf("wrong diagnostics\ngot:  %v\nwant: %s", diags, test.wantErr)
@@ -96,7 +96,7 @@ func TestForEachInstances(t *testing.T) {
 // with the way to make a set of it.
 func TestForEachInstancesTerraform(t *testing.T) {
 	str := cty.StringVal
-	tf := Dialect{Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset()"}
+	tf := Dialect{Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset"}
 	tests := map[string]struct {
 		val   cty.Value
 		want  string // instance names, or the error's detail
@@ -106,7 +106,8 @@ func TestForEachInstancesTerraform(t *testing.T) {
 		"set":          {cty.SetVal([]cty.Value{str("p"), str("q")}), `"p" "q"`, true},
 		"unknown map":  {cty.UnknownVal(cty.Map(cty.String)), ``, false},
 		"unknown":      {cty.DynamicVal, ``, false},
-		"tuple":        {cty.TupleVal([]cty.Value{str("one")}), `for_each is a tuple; it must be a map, or a set of strings, whose keys name the instances. Make a set of a list of strings with toset()`, true},
+		"tuple":        {cty.TupleVal([]cty.Value{str("one")}), `for_each is a tuple; it must be a map, or a set of strings, whose keys name the instances: make it a set with toset(var.names): its strings become the keys.`, true},
+		"objects":      {cty.TupleVal([]cty.Value{cty.EmptyObjectVal}), `for_each is a tuple; it must be a map, or a set of strings, whose keys name the instances: make it a map, keyed by a unique attribute of its elements: { for o in var.names : o.<name> => o }.`, true},
 		"list":         {cty.ListVal([]cty.Value{str("one")}), `for_each is a list of string; it must be a map, or a set of strings`, true},
 		"unknown list": {cty.UnknownVal(cty.List(cty.String)), `for_each is a list of string`, true},
 		"numbers":      {cty.SetVal([]cty.Value{cty.NumberIntVal(3)}), `for_each has an element that is a number; it must be a map, or a set of strings`, true},
@@ -115,7 +116,7 @@ func TestForEachInstancesTerraform(t *testing.T) {
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
-			insts, known, diags := forEachInstances(test.val, hcl.Range{}, tf)
+			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "var.names", tf)
 			var got []string
 			for _, in := range insts {
 				got = append(got, in.name)

@@ -437,10 +437,10 @@ type Dialect struct {
 	// ForEach is the name of the argument that expands a node by keys
 	// ("for_each"); empty, "forEach".
 	ForEach string
-	// ToSet, when set, is how the language makes a set of a list
-	// ("toset()"), and means that ForEach takes only a map or a set of
+	// ToSet, when set, is the function that makes a set of a list
+	// ("toset"), and means that ForEach takes only a map or a set of
 	// strings, as Terraform's for_each does: a list or tuple is refused,
-	// with ToSet as the hint. Empty, a list or tuple of strings is taken
-	// too (Pulumi YAML's forEach).
+	// with a call of ToSet as the hint. Empty, a list or tuple of strings
+	// is taken too (Pulumi YAML's forEach).
 	ToSet string
 }

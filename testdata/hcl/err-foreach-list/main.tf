@@ -36,3 +36,8 @@ resource "test_thing" "by_set" {
   for_each = toset(var.names)
   name     = each.key
 }
+
+resource "test_thing" "by_objects" {
+  for_each = [{ name = "a" }]
+  name     = each.value.name
+}
