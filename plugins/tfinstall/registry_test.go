@@ -3,10 +3,14 @@ package tfinstall
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -308,5 +312,61 @@ func TestRetries(t *testing.T) {
 }`), Request{Source: "example.com/hashicorp/null"})
 	if err == nil || !strings.Contains(err.Error(), "versions: 503 Service Unavailable") {
 		t.Errorf("without retries: %v", err)
+	}
+}
+
+// TestDowngradeRedirectDropsToken checks that a registry's redirect from
+// https to plain http on the same host does not take the host's token
+// along: a TLS server at example.com:443 redirects the versions request to
+// http://example.com/, a plain server at example.com:80.
+func TestDowngradeRedirectDropsToken(t *testing.T) {
+	isolate(t)
+	t.Setenv("TF_TOKEN_example_com", "registry-secret")
+	var mu sync.Mutex
+	var plainAuth []string
+	plain := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		plainAuth = append(plainAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.NotFound(rw, r)
+	}))
+	defer plain.Close()
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer registry-secret" {
+			http.Error(rw, "token required", http.StatusUnauthorized)
+			return
+		}
+		if r.URL.Path == "/.well-known/terraform.json" {
+			writeJSON(rw, map[string]string{"providers.v1": "/v1/providers/"})
+			return
+		}
+		http.Redirect(rw, r, "http://example.com"+r.URL.Path, http.StatusFound)
+	}))
+	defer secure.Close()
+	transport := secure.Client().Transport.(*http.Transport).Clone()
+	transport.DialContext = func(ctx context.Context, network, hostport string) (net.Conn, error) {
+		addr := map[string]string{"example.com:443": secure.Listener.Addr().String(), "example.com:80": plain.Listener.Addr().String()}[hostport]
+		if addr == "" {
+			return nil, fmt.Errorf("the test network has no %s", hostport)
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	dir := t.TempDir()
+	opts := Options{CacheDir: filepath.Join(dir, "cache"), HTTPClient: &http.Client{Transport: transport},
+		CLIConfigFile: writeFile(t, filepath.Join(dir, "cli.tfrc"), nil), Log: t.Logf}
+
+	_, err := Install(context.Background(), opts, Request{Source: "example.com/hashicorp/null"})
+	if err == nil {
+		t.Fatal("installed a provider the plain server does not have")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(plainAuth) == 0 {
+		t.Fatalf("the redirect did not reach the plain server: %v", err)
+	}
+	for _, auth := range plainAuth {
+		if auth != "" {
+			t.Errorf("the plain http server got Authorization %q", auth)
+		}
 	}
 }
