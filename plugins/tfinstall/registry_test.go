@@ -374,3 +374,69 @@ func TestDowngradeRedirectDropsToken(t *testing.T) {
 		}
 	}
 }
+
+// TestTamperedCacheRefused checks that a package in Cairn's cache that no
+// lock file records is checked against the h1: hash recorded beside it
+// when it was installed: a copy changed since is refused, saying how to
+// install it again, and is not run; a copy with no record is installed
+// again.
+func TestTamperedCacheRefused(t *testing.T) {
+	isolate(t)
+	w := newWorld(t)
+	mirror := t.TempDir()
+	packed := packedMirror(t, mirror, "null", "1.0.0")
+	opts := w.options(fmt.Sprintf(`provider_installation {
+  filesystem_mirror { path = %q }
+}`, mirror))
+	opts.ProjectDir = "" // no lock file
+	req := Request{Source: "example.com/hashicorp/null"}
+	pkg, err := Install(context.Background(), opts, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := pkg.Dir + ".h1"
+	if got := strings.TrimSpace(readFile(t, record)); got != h1Zip(t, packed) {
+		t.Fatalf("%s records %q, want the package's h1: %s", record, got, h1Zip(t, packed))
+	}
+
+	marker := filepath.Join(t.TempDir(), "ran")
+	tampered := fmt.Sprintf("#!/bin/sh\ntouch %s\necho tampered\n", marker)
+	if err := os.WriteFile(pkg.Executable, []byte(tampered), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, offline := range []bool{false, true} {
+		opts.Offline = offline
+		got, err := Install(context.Background(), opts, req)
+		if err == nil {
+			t.Fatalf("offline %v: a tampered copy was used: %+v", offline, got)
+		}
+		for _, want := range []string{"the copy of example.com/hashicorp/null 1.0.0 in " + pkg.Dir + " has changed since Cairn installed it",
+			record + " records " + h1Zip(t, packed), "It was not run", "rm -r " + pkg.Dir} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("offline %v: the error does not say %q:\n%v", offline, want, err)
+			}
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the tampered provider was run")
+	}
+	if readFile(t, pkg.Executable) != tampered {
+		t.Error("the tampered copy was replaced: the error says to delete it")
+	}
+
+	// A copy with no record, as an older Cairn left it, is installed again.
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	opts.Offline = false
+	pkg, err = Install(context.Background(), opts, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, pkg); got != "null 1.0.0" {
+		t.Errorf("the copy with no record was used: it prints %q", got)
+	}
+	if got := strings.TrimSpace(readFile(t, record)); got != pkg.Hash {
+		t.Errorf("the reinstalled copy's record: %q, want %s", got, pkg.Hash)
+	}
+}
