@@ -46,7 +46,8 @@ type Options struct {
 	CLIConfigFile string
 	// CacheDir is where packages are installed, in the layout
 	// <CacheDir>/<host>/<namespace>/<type>/<version>/<os>_<arch>/, e.g.
-	// $CAIRN_HOME/plugins/terraform.
+	// $CAIRN_HOME/plugins/terraform, with the package's h1: hash in
+	// <os>_<arch>.h1 beside it.
 	CacheDir string
 	// HTTPClient makes the requests; nil means http.DefaultClient.
 	HTTPClient *http.Client
@@ -64,7 +65,9 @@ type Options struct {
 // The version is the one the lock file records while it meets the
 // constraints, else the newest release that does across the places the
 // CLI configuration installs the provider from. A package that does not
-// match the hashes the lock file records for its version is refused.
+// match the hashes the lock file records for its version is refused, and
+// so is one in opts.CacheDir that no longer matches the h1: hash recorded
+// beside it when it was installed.
 func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	p, err := ParseProvider(req.Source)
 	if err != nil {

@@ -382,13 +382,11 @@ func TestDowngradeRedirectDropsToken(t *testing.T) {
 // again.
 func TestTamperedCacheRefused(t *testing.T) {
 	isolate(t)
-	w := newWorld(t)
-	mirror := t.TempDir()
-	packed := packedMirror(t, mirror, "null", "1.0.0")
-	opts := w.options(fmt.Sprintf(`provider_installation {
-  filesystem_mirror { path = %q }
-}`, mirror))
+	opts := newWorld(t).options("")
 	opts.ProjectDir = "" // no lock file
+	mirror := filepath.Join(t.TempDir(), "mirror")
+	writeFile(t, opts.CLIConfigFile, fmt.Appendf(nil, "provider_installation {\n  filesystem_mirror { path = %q }\n}\n", mirror))
+	packed := packedMirror(t, mirror, "null", "1.0.0")
 	req := Request{Source: "example.com/hashicorp/null"}
 	pkg, err := Install(context.Background(), opts, req)
 	if err != nil {
