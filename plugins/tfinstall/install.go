@@ -146,9 +146,6 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 		lock, locked = locks[in.p.String()]
 	}
 	srcs := in.sources()
-	if len(srcs) == 0 {
-		in.looked = append(in.looked, fmt.Sprintf("the CLI configuration's provider_installation block (%s): no method includes %s", in.cfg.installation.at, in.p))
-	}
 	cache := &fsMirror{dir: in.opts.CacheDir, what: "Cairn's provider cache"}
 	v, want, err := in.version(ctx, lock, locked, srcs, cache)
 	if err != nil {
