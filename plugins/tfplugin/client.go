@@ -155,7 +155,9 @@ func carry(from, to proto.Message) error {
 	return nil
 }
 
-// wireAlike caches sameWire by pair of message names.
+// wireAlike caches sameWire by pair of message names: only answers
+// complete, so that no caller sees the assumption made while comparing
+// recursive messages.
 var wireAlike sync.Map // [2]protoreflect.FullName → bool
 
 // sameWire reports whether the fields messages a and b have in common
@@ -167,7 +169,20 @@ func sameWire(a, b protoreflect.MessageDescriptor) bool {
 	if v, ok := wireAlike.Load(key); ok {
 		return v.(bool)
 	}
-	wireAlike.Store(key, true) // while recursive messages are compared
+	same := compareWire(a, b, map[[2]protoreflect.FullName]bool{})
+	wireAlike.Store(key, same)
+	return same
+}
+
+// compareWire is sameWire without the cache; pending holds the pairs
+// being compared, assumed alike while they are (a recursive message is
+// alike if nothing else differs).
+func compareWire(a, b protoreflect.MessageDescriptor, pending map[[2]protoreflect.FullName]bool) bool {
+	key := [2]protoreflect.FullName{a.FullName(), b.FullName()}
+	if pending[key] {
+		return true
+	}
+	pending[key] = true
 	same := true
 	for i := 0; i < a.Fields().Len() && same; i++ {
 		f := a.Fields().Get(i)
@@ -177,7 +192,7 @@ func sameWire(a, b protoreflect.MessageDescriptor) bool {
 		case f.Number() != g.Number() || f.Kind() != g.Kind() || f.Cardinality() != g.Cardinality() || f.IsMap() != g.IsMap():
 			same = false
 		case f.Kind() == protoreflect.MessageKind || f.Kind() == protoreflect.GroupKind:
-			same = sameWire(f.Message(), g.Message())
+			same = compareWire(f.Message(), g.Message(), pending)
 		case f.Kind() == protoreflect.EnumKind:
 			for j := 0; j < f.Enum().Values().Len() && same; j++ {
 				v := f.Enum().Values().Get(j)
@@ -192,7 +207,6 @@ func sameWire(a, b protoreflect.MessageDescriptor) bool {
 			same = false // a number that means another field
 		}
 	}
-	wireAlike.Store(key, same)
 	return same
 }
 
