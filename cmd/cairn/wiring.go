@@ -42,10 +42,10 @@ import (
 // plugin log; they are installed into $CAIRN_HOME/plugins/terraform and
 // locked in the project's .terraform.lock.hcl, and only from folders when
 // automatic plugin acquisition is disabled; their schemas are kept in
-// $CAIRN_HOME/schemas/terraform.
+// $CAIRN_HOME/schemas/terraform, by package, protocol and Cairn version.
 func (s *session) builtins(stacks builtin.StackReader, diag func(deploy.DiagEvent)) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform")}
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform"), CairnVersion: version}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}
