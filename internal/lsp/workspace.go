@@ -6,13 +6,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	cairnws "github.com/cairn-iac/cairn/engine/workspace"
-	"github.com/cairn-iac/cairn/eval"
-	"github.com/cairn-iac/cairn/plugins/host"
 )
 
 // document is a document the client has open: its text is the truth, not
@@ -31,14 +30,13 @@ type workspace struct {
 	mu       sync.Mutex
 	docs     map[string]*document // by path
 	projects map[string]*project  // by folder; "" for documents outside any project
-	missing  map[string]bool      // packages whose missing schema the user was told of
 }
 
 func newWorkspace(s *server) *workspace {
-	return &workspace{s: s, docs: map[string]*document{}, projects: map[string]*project{}, missing: map[string]bool{}}
+	return &workspace{s: s, docs: map[string]*document{}, projects: map[string]*project{}}
 }
 
-// close stops every project's checks and plugins.
+// close stops every project's checks.
 func (w *workspace) close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -52,8 +50,8 @@ func (w *workspace) close() {
 // completion offers in every program.
 func (w *workspace) prefetch() {
 	p := w.project("")
-	for _, f := range w.s.opts.Builtins {
-		p.schemas.entry(schemaKey{pkg: f.Pkg})
+	for _, pkg := range w.s.opts.Schemas.Builtins() {
+		p.schemas.entry(schemaKey{pkg: pkg})
 	}
 }
 
@@ -108,32 +106,25 @@ func (w *workspace) closeDocument(uri string) error {
 	return nil
 }
 
-// saved reacts to a file saved or changed on disk: a project file is read
-// again, with a new provider host, since its plugins and packages may have
-// changed.
+// saved reacts to a file saved or changed on disk.
 func (w *workspace) saved(uri string) error {
 	path, err := pathOf(uri)
 	if err != nil {
 		return err
-	}
-	if isProjectFile(path) {
-		dir := filepath.Dir(path)
-		w.mu.Lock()
-		if p := w.projects[dir]; p != nil {
-			p.close()
-			delete(w.projects, dir)
-		}
-		w.mu.Unlock()
 	}
 	w.changed(path)
 	return nil
 }
 
 // changed schedules the checks that read path: those of the unit of the
-// document, and of its project's program.
+// document, and of its project's program. A project file is read again,
+// and its project made anew when what it says changed.
 func (w *workspace) changed(path string) {
 	if languageOf(path) == "" {
 		return
+	}
+	if isProjectFile(path) {
+		w.reread(filepath.Dir(path))
 	}
 	p := w.project(w.projectDir(path))
 	p.program().changed()
@@ -196,29 +187,63 @@ func (w *workspace) projectDir(path string) string {
 // project returns the project of a folder, making it the first time.
 func (w *workspace) project(dir string) *project {
 	w.mu.Lock()
+	p := w.projects[dir]
+	w.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	file, err := w.readProject(dir)
+	w.mu.Lock()
 	defer w.mu.Unlock()
 	if p := w.projects[dir]; p != nil {
 		return p
 	}
-	p := newProject(w, dir)
+	p = newProject(w, dir, file, err)
 	w.projects[dir] = p
 	return p
 }
 
-// schemaLoaded re-checks everything once a schema is loaded, and tells the
-// user once of each package whose schema cannot be loaded.
-func (w *workspace) schemaLoaded(pkg string, err error) {
-	if w.s.ctx.Err() != nil {
+// reread reads the project file in dir again, as the open document or the
+// file on disk has it, and makes the project anew when it says something
+// else now; its schemas are kept when its plugins and packages are the
+// same.
+func (w *workspace) reread(dir string) {
+	file, err := w.readProject(dir)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	old := w.projects[dir]
+	if old == nil || reflect.DeepEqual(old.file, file) && fmt.Sprint(old.fileErr) == fmt.Sprint(err) {
 		return
 	}
-	if err != nil {
-		w.mu.Lock()
-		told := w.missing[pkg]
-		w.missing[pkg] = true
-		w.mu.Unlock()
-		if !told {
-			w.s.showMessage(messageWarning, "cairn: no schema for package %s (%v). Its resources get syntax-level help only: no completion, hover or checks of their properties.", pkg, err)
+	old.close()
+	p := newProject(w, dir, file, err)
+	if old.file != nil && file != nil && reflect.DeepEqual(old.file.Plugins, file.Plugins) && reflect.DeepEqual(old.file.Packages, file.Packages) {
+		p.schemas = old.schemas
+	}
+	w.projects[dir] = p
+}
+
+// readProject reads the project file in dir: the open document, saved or
+// not, or the file on disk; nil when there is none.
+func (w *workspace) readProject(dir string) (*cairnws.Project, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	for _, name := range cairnws.ProjectFileNames {
+		path := filepath.Join(dir, name)
+		if d := w.document(path); d != nil {
+			return cairnws.ParseProject(path, d.text.src)
 		}
+		if _, err := os.Stat(path); err == nil {
+			return cairnws.ReadProject(path)
+		}
+	}
+	return nil, nil
+}
+
+// schemaLoaded re-checks everything once a schema is loaded.
+func (w *workspace) schemaLoaded(string) {
+	if w.s.ctx.Err() != nil {
 		return
 	}
 	w.mu.Lock()
@@ -230,47 +255,38 @@ func (w *workspace) schemaLoaded(pkg string, err error) {
 }
 
 // project is a folder with a project file, or (with dir "") the documents
-// outside any project: its provider host, its schemas and the units that
-// check its documents.
+// outside any project: its schemas and the units that check its
+// documents.
 type project struct {
 	w       *workspace
 	dir     string
 	file    *cairnws.Project // nil: none, or unreadable
 	fileErr error
-	host    *host.Resolver
 	schemas *schemas
 
 	mu    sync.Mutex
 	units map[string]*unit
 }
 
-func newProject(w *workspace, dir string) *project {
-	p := &project{w: w, dir: dir, units: map[string]*unit{}}
+// newProject returns the project of dir whose project file reads as file,
+// or failed to read with fileErr.
+func newProject(w *workspace, dir string, file *cairnws.Project, fileErr error) *project {
+	p := &project{w: w, dir: dir, file: file, fileErr: fileErr, units: map[string]*unit{}}
 	var plugins []cairnws.PluginRef
 	var packages map[string]cairnws.PackageSpec
-	o := host.Options{Log: w.s.log}
-	if dir != "" {
-		if path, err := cairnws.FindProject(dir); err == nil {
-			p.file, p.fileErr = cairnws.ReadProject(path)
-		}
+	if file != nil {
+		plugins, packages = file.Plugins.Providers, file.Packages
 	}
-	if p.file != nil {
-		plugins, packages = p.file.Plugins.Providers, p.file.Packages
-		o.RootDirectory, o.ProgramDirectory = p.file.Dir, p.file.ProgramDir()
-	}
-	p.host = host.NewResolver(host.ResolverOptions{Options: o, Project: plugins, Packages: packages,
-		Builtins: w.s.opts.Builtins, Dirs: w.s.opts.Dirs, SchemaCache: w.s.opts.SchemaCache})
-	p.schemas = newSchemas(w.s.ctx, eval.ProviderSchemas(p.host), w.schemaLoaded)
+	p.schemas = newSchemas(w.s.ctx, w.s.opts.Schemas.Project(plugins, packages), dir, w.schemaLoaded)
 	return p
 }
 
 func (p *project) close() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, u := range p.units {
 		u.stop()
 	}
-	p.mu.Unlock()
-	_ = p.host.Close()
 }
 
 // runtime returns the project's runtime, or "" when its file is unreadable.
