@@ -120,7 +120,9 @@ func (s *schemas) peek(pkg string) *schema.Package {
 		}
 	}
 	s.mu.Unlock()
-	sort.Slice(keys, func(i, j int) bool { return keys[i].version+keys[i].spec+keys[i].dir < keys[j].version+keys[j].spec+keys[j].dir })
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].version+keys[i].spec+keys[i].dir < keys[j].version+keys[j].spec+keys[j].dir
+	})
 	if len(keys) == 0 {
 		keys = []schemaKey{{pkg: pkg}}
 	}

@@ -1,12 +1,18 @@
 package lsp_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/internal/lsp"
 	"github.com/cairn-iac/cairn/internal/lsp/lsptest"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/random"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 // TestMissingPlugin checks that a package whose schema is not at hand is
@@ -113,4 +119,44 @@ func TestOtherYAMLLeftAlone(t *testing.T) {
 		t.Errorf("diagnostics were published for %v", got)
 	}
 	c.Shutdown()
+}
+
+// TestUnsavedProjectFile checks that a new Pulumi.yaml the editor has not
+// saved yet is checked as the project file it is, not as no file, nor as
+// part of the project on disk above it; one that cannot be read yet says
+// why.
+func TestUnsavedProjectFile(t *testing.T) {
+	parent := project(t, map[string]string{"Pulumi.yaml": "name: parent\nruntime: hcl\n"})
+	path := filepath.Join(parent, "new", "Pulumi.yaml")
+	c := lsptest.Start(t, options())
+	c.Initialize(parent)
+	c.Open(path, "")
+	c.Diagnostics(path, errorOn(0, "the project has no name"))
+	text := "name: x\nruntime: yaml\nresources:\n  s:\n    type: random:RandomString\n    properties:\n      lenght: 8\n"
+	c.Change(path, 2, text)
+	c.Diagnostics(path, errorOn(lsptest.Position(text, "lenght", 0).Line, `Did you mean "length"?`))
+	c.Shutdown()
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("%s was written", path)
+	}
+}
+
+// TestNoUnusedPackageWarning checks that a package the program does not
+// use is never said to lack a schema: the built-in terraform-provider,
+// which has none until a program declares a Terraform provider, was told
+// of on a YAML program of random resources.
+func TestNoUnusedPackageWarning(t *testing.T) {
+	dir := project(t, map[string]string{"Pulumi.yaml": yamlProgram})
+	path := filepath.Join(dir, "Pulumi.yaml")
+	opts := options()
+	opts.Schemas = host.NewCachedSchemas(host.CachedSchemasOptions{
+		Builtins: provider.Factories{random.Factory(), tfplugin.Factory(tfplugin.Options{Install: tfinstall.Options{Offline: true}})}})
+	c := lsptest.Start(t, opts)
+	c.Initialize(dir)
+	c.Open(path, yamlProgram)
+	c.Diagnostics(path, none)
+	c.Shutdown()
+	if msgs := c.Messages(); len(msgs) > 0 {
+		t.Errorf("the server showed messages on a program of random resources: %q", msgs)
+	}
 }
