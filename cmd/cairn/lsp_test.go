@@ -202,3 +202,76 @@ func TestLSPRunsNothing(t *testing.T) {
 		t.Errorf("cairn lsp wrote files: before %q, after %q", before, after)
 	}
 }
+
+// TestLSPCachedSchemas checks that the schemas Cairn's schema cache keeps
+// serve the language server: a Terraform provider's, kept by a `cairn
+// preview` of its configuration, and a Pulumi plugin's. The binaries are
+// replaced by scripts leaving a marker before the server starts, and none
+// runs.
+func TestLSPCachedSchemas(t *testing.T) {
+	work := t.TempDir()
+	home, editor, tfDir, yamlDir := filepath.Join(work, "home"), filepath.Join(work, "editor"), filepath.Join(work, "tf"), filepath.Join(work, "y")
+	marker := filepath.Join(work, "marker")
+	typ, exe, err := buildTestProvider("fwprovider", filepath.Join(work, "build"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := "terraform {\n  required_providers {\n    " + typ + " = { source = \"cairn/" + typ + "\" }\n  }\n}\n\n" +
+		"provider \"" + typ + "\" {\n  dir = \"store\"\n}\n\nresource \"" + typ + "_file\" \"a\" {\n  name    = \"a\"\n  content = \"hello\"\n}\n"
+	program := "name: y\nruntime: yaml\nresources:\n  t:\n    type: marker:index:Thing\n    properties:\n      sise: 1\n"
+	writeFiles(t, map[string]string{
+		filepath.Join(tfDir, "main.tf"): tf,
+		filepath.Join(tfDir, "terraform.d", "plugins", "registry.opentofu.org", "cairn", typ, "1.0.0", platform, "terraform-provider-"+typ): string(provider),
+		filepath.Join(yamlDir, "Pulumi.yaml"):                                              program,
+		filepath.Join(editor, "README"):                                                    "the editor's folder\n",
+		filepath.Join(home, "plugins", "resource-marker-v1.0.0", "pulumi-resource-marker"): markerScript(marker),
+		filepath.Join(home, "schemas", "marker-v1.0.0.json"): `{"name": "marker", "version": "1.0.0", "resources": {"marker:index:Thing": ` +
+			`{"inputProperties": {"size": {"type": "number", "description": "How big the thing is."}}}}}`,
+	})
+	env := append(os.Environ(), "CAIRN_HOME="+home, "CAIRN_CONFIG_PASSPHRASE=correct horse")
+	for _, args := range [][]string{{"stack", "init", "dev"}, {"preview"}} {
+		cmd := exec.Command("cairn", args...)
+		cmd.Dir, cmd.Env = tfDir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("cairn %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// The provider, in the mirror and where the preview installed it, is a
+	// script now.
+	err = filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "terraform-provider-"+typ {
+			err = os.WriteFile(path, []byte(markerScript(marker)), 0o755)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c := startLSP(t, editor, "CAIRN_HOME="+home)
+	c.Initialize(work)
+	tfPath, yamlPath := filepath.Join(tfDir, "main.tf"), filepath.Join(yamlDir, "Pulumi.yaml")
+	misspelt := strings.Replace(tf, "content =", "contnet =", 1)
+	c.Open(tfPath, misspelt)
+	c.Open(yamlPath, program)
+	for path, want := range map[string][2]string{tfPath: {"contnet", `Did you mean "content"?`}, yamlPath: {"sise", `Did you mean "size"?`}} {
+		text := map[string]string{tfPath: misspelt, yamlPath: program}[path]
+		line := lsptest.Position(text, want[0], 0).Line
+		c.Diagnostics(path, func(ds []lsp.Diagnostic) bool {
+			return slices.ContainsFunc(ds, func(d lsp.Diagnostic) bool { return d.Range.Start.Line == line && strings.Contains(d.Message, want[1]) })
+		})
+	}
+	var list lsp.CompletionList
+	c.MustCall("textDocument/completion", lsptest.At(yamlPath, lsptest.Position(program, "marker:index:Thing", len("marker:index:Th"))), &list)
+	if !slices.ContainsFunc(list.Items, func(it lsp.CompletionItem) bool { return it.Label == "marker:index:Thing" }) {
+		t.Errorf("marker:index:Th does not complete to marker:index:Thing: %+v", list.Items)
+	}
+	c.stop(t)
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("cairn lsp ran plugins:\n%s", data)
+	}
+}
