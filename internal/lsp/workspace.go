@@ -192,13 +192,13 @@ func (w *workspace) project(dir string) *project {
 	if p != nil {
 		return p
 	}
-	file, err := w.readProject(dir)
+	src, path := w.projectSource(dir)
+	p = w.newProject(dir, src, path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if p := w.projects[dir]; p != nil {
 		return p
 	}
-	p = newProject(w, dir, file, err)
 	w.projects[dir] = p
 	return p
 }
@@ -206,39 +206,69 @@ func (w *workspace) project(dir string) *project {
 // reread reads the project file in dir again, as the open document or the
 // file on disk has it, and makes the project anew when it says something
 // else now; its schemas are kept when its plugins and packages are the
-// same.
+// same. An edit of the program's sections alone reads nothing.
 func (w *workspace) reread(dir string) {
-	file, err := w.readProject(dir)
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	old := w.projects[dir]
-	if old == nil || reflect.DeepEqual(old.file, file) && fmt.Sprint(old.fileErr) == fmt.Sprint(err) {
+	w.mu.Unlock()
+	if old == nil {
 		return
 	}
-	old.close()
-	p := newProject(w, dir, file, err)
-	if old.file != nil && file != nil && reflect.DeepEqual(old.file.Plugins, file.Plugins) && reflect.DeepEqual(old.file.Packages, file.Packages) {
+	src, path := w.projectSource(dir)
+	if path == old.path && projectHead(src) == old.head {
+		return
+	}
+	p := w.newProject(dir, src, path)
+	if reflect.DeepEqual(old.file, p.file) && fmt.Sprint(old.fileErr) == fmt.Sprint(p.fileErr) {
+		old.head = p.head
+		return
+	}
+	if old.file != nil && p.file != nil && reflect.DeepEqual(old.file.Plugins, p.file.Plugins) && reflect.DeepEqual(old.file.Packages, p.file.Packages) {
 		p.schemas = old.schemas
 	}
-	w.projects[dir] = p
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.projects[dir] == old {
+		old.close()
+		w.projects[dir] = p
+	}
 }
 
-// readProject reads the project file in dir: the open document, saved or
-// not, or the file on disk; nil when there is none.
-func (w *workspace) readProject(dir string) (*cairnws.Project, error) {
+// projectSource returns the project file in dir and its text: the open
+// document, saved or not, or the file on disk; "" when there is none.
+func (w *workspace) projectSource(dir string) ([]byte, string) {
 	if dir == "" {
-		return nil, nil
+		return nil, ""
 	}
 	for _, name := range cairnws.ProjectFileNames {
 		path := filepath.Join(dir, name)
 		if d := w.document(path); d != nil {
-			return cairnws.ParseProject(path, d.text.src)
+			return d.text.src, path
 		}
-		if _, err := os.Stat(path); err == nil {
-			return cairnws.ReadProject(path)
+		if src, err := os.ReadFile(path); err == nil {
+			return src, path
 		}
 	}
-	return nil, nil
+	return nil, ""
+}
+
+// projectHead returns the text of a project file less the sections of a
+// program (config, variables, resources, outputs), which the project does
+// not read: top-level keys begin lines, and what follows one, indented,
+// is its value.
+func projectHead(src []byte) string {
+	var b strings.Builder
+	keep := true
+	for line := range strings.Lines(string(src)) {
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\n' && line[0] != '\r' {
+			key, _, _ := strings.Cut(line, ":")
+			keep = !slices.Contains([]string{"config", "variables", "resources", "outputs"}, strings.TrimSpace(key))
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // schemaLoaded re-checks everything once a schema is loaded.
@@ -260,6 +290,8 @@ func (w *workspace) schemaLoaded(string) {
 type project struct {
 	w       *workspace
 	dir     string
+	path    string           // the project file; "" for none
+	head    string           // its text as projectHead gives it
 	file    *cairnws.Project // nil: none, or unreadable
 	fileErr error
 	schemas *schemas
@@ -268,14 +300,17 @@ type project struct {
 	units map[string]*unit
 }
 
-// newProject returns the project of dir whose project file reads as file,
-// or failed to read with fileErr.
-func newProject(w *workspace, dir string, file *cairnws.Project, fileErr error) *project {
-	p := &project{w: w, dir: dir, file: file, fileErr: fileErr, units: map[string]*unit{}}
+// newProject returns the project of dir whose project file at path (""
+// for none) holds src.
+func (w *workspace) newProject(dir string, src []byte, path string) *project {
+	p := &project{w: w, dir: dir, path: path, head: projectHead(src), units: map[string]*unit{}}
+	if path != "" {
+		p.file, p.fileErr = cairnws.ParseProject(path, src)
+	}
 	var plugins []cairnws.PluginRef
 	var packages map[string]cairnws.PackageSpec
-	if file != nil {
-		plugins, packages = file.Plugins.Providers, file.Packages
+	if p.file != nil {
+		plugins, packages = p.file.Plugins.Providers, p.file.Packages
 	}
 	p.schemas = newSchemas(w.s.ctx, w.s.opts.Schemas.Project(plugins, packages), dir, w.schemaLoaded)
 	return p
