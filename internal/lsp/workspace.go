@@ -206,7 +206,8 @@ func (w *workspace) project(dir string) *project {
 // reread reads the project file in dir again, as the open document or the
 // file on disk has it, and makes the project anew when it says something
 // else now; its schemas are kept when its plugins and packages are the
-// same. An edit of the program's sections alone reads nothing.
+// same. An edit of the program's sections alone reads nothing, unless the
+// file could not be read.
 func (w *workspace) reread(dir string) {
 	w.mu.Lock()
 	old := w.projects[dir]
@@ -215,7 +216,7 @@ func (w *workspace) reread(dir string) {
 		return
 	}
 	src, path := w.projectSource(dir)
-	if path == old.path && projectHead(src) == old.head {
+	if path == old.path && old.fileErr == nil && projectHead(src) == old.head {
 		return
 	}
 	p := w.newProject(dir, src, path)

@@ -133,7 +133,11 @@ func TestUnsavedProjectFile(t *testing.T) {
 	c.Open(path, "")
 	c.Diagnostics(path, errorOn(0, "the project has no name"))
 	text := "name: x\nruntime: yaml\nresources:\n  s:\n    type: random:RandomString\n    properties:\n      lenght: 8\n"
-	c.Change(path, 2, text)
+	// A syntax error in the program makes the file unreadable; once
+	// fixed, it is checked.
+	c.Change(path, 2, strings.Replace(text, "lenght: 8", "lenght: [8", 1))
+	c.Diagnostics(path, func(ds []lsp.Diagnostic) bool { return len(ds) > 0 && ds[0].Severity == 1 })
+	c.Change(path, 3, text)
 	c.Diagnostics(path, errorOn(lsptest.Position(text, "lenght", 0).Line, `Did you mean "length"?`))
 	c.Shutdown()
 	if _, err := os.Stat(path); err == nil {
