@@ -28,14 +28,14 @@ func TestCachedSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	(&schemaCache{dir: cache, m: map[string]*providerSchema{}}).put("terraform-provider-null", "h1:kept=", s)
+	(&schemaCache{dir: cache, version: "1.2.3", m: map[string]*providerSchema{}}).put("terraform-provider-null", "h1:kept=", 5, s)
 	lock := func(hashes ...string) {
 		data := tfinstall.FormatLocks(map[string]tfinstall.Lock{source: {Source: source, Version: "1.0.0", Hashes: hashes}})
 		if err := os.WriteFile(filepath.Join(project, tfinstall.LockFileName), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := CachedSchemas{SchemaDir: cache}
+	c := CachedSchemas{SchemaDir: cache, CairnVersion: "1.2.3"}
 	spec := workspace.PackageSpec{Source: Name, Parameters: []string{"cairn/null"}}
 	for _, tc := range []struct {
 		dir    string
