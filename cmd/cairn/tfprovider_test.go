@@ -73,20 +73,33 @@ func testProvider(ts *testscript.TestScript, name string) (ns, typ, exe string) 
 		}
 		return "hashicorp", typ, exe
 	}
+	typ, exe, err := buildTestProvider(name, ts.MkAbs(filepath.Join(".tfbuild", name)))
+	ts.Check(err)
+	return "cairn", typ, exe
+}
+
+// buildTestProvider builds the test provider NAME of
+// plugins/tfplugin/testdata into dir, and returns its type (its module
+// name less terraform-provider-) and executable.
+func buildTestProvider(name, dir string) (typ, exe string, err error) {
 	src, err := filepath.Abs(filepath.Join("..", "..", "plugins", "tfplugin", "testdata", name))
-	ts.Check(err)
+	if err != nil {
+		return "", "", err
+	}
 	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	ts.Check(err)
+	if err != nil {
+		return "", "", err
+	}
 	first, _, _ := strings.Cut(string(mod), "\n")
 	typ = strings.TrimPrefix(filepath.Base(strings.TrimPrefix(first, "module ")), "terraform-provider-")
-	exe = ts.MkAbs(filepath.Join(".tfbuild", name, "terraform-provider-"+typ))
+	exe = filepath.Join(dir, "terraform-provider-"+typ)
 	cmd := exec.Command("go", "build", "-o", exe, ".")
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		ts.Fatalf("building %s: %v\n%s", name, err, out)
+		return "", "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 	}
-	return "cairn", typ, exe
+	return typ, exe, nil
 }
 
 // providerZip packages a provider's executable as its releases do.
