@@ -62,7 +62,7 @@ func runLSP(c *cli.Context) error {
 		Builtins:    s.builtins(nil, nil),
 		Dirs:        locate.DefaultDirs(),
 		SchemaCache: s.schemaCache(),
-		Packages:    map[string]host.PackageSchemas{tfplugin.Name: tfplugin.CachedSchemas{SchemaDir: s.terraformSchemas(), CairnVersion: version}},
+		Packages:    map[string]host.PackageSchemas{tfplugin.Name: tfplugin.CachedSchemas{SchemaDir: s.terraformSchemas(), CairnVersion: buildVersion()}},
 	})
 	err = lsp.Serve(c.Context, c.App.Reader, c.App.Writer, lsp.Options{Schemas: schemas, Log: s.pluginLog(), Version: version})
 	if errors.Is(err, lsp.ErrNoShutdown) {

@@ -45,7 +45,7 @@ import (
 // $CAIRN_HOME/schemas/terraform, by package, protocol and Cairn version.
 func (s *session) builtins(stacks builtin.StackReader, diag func(deploy.DiagEvent)) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: s.terraformSchemas(), CairnVersion: version}
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: s.terraformSchemas(), CairnVersion: buildVersion()}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}
