@@ -90,7 +90,18 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 		dir = "."
 	}
 	l := newLoader(dir, dir, opts)
-	return l.program(sources{files: []*hcl.File{l.parse(filename, src)}})
+	return l.program(sources{files: []*hcl.File{l.parse(filename, src)}, terraform: terraformFile(filename)})
+}
+
+// terraformFile reports whether a file's name is a Terraform (or
+// OpenTofu) configuration file's.
+func terraformFile(name string) bool {
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // loader reads the files of a project and its modules.
@@ -101,6 +112,7 @@ type loader struct {
 	parser   *hclparse.Parser
 	pkgs     *packages
 	versions map[string]*eval.ResourceOptions // Version and PluginDownloadURL by package, from required_providers
+	tfReqs   map[string]*tfRequirement        // the Terraform providers the modules require, by package
 	diags    hcl.Diagnostics
 	// backendWarned is set once a backend (or cloud) block was reported
 	// as not used.
@@ -112,12 +124,14 @@ func newLoader(project, root string, opts Options) *loader {
 		opts.ReadFile = os.ReadFile
 	}
 	return &loader{project: project, root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
-		versions: map[string]*eval.ResourceOptions{}}
+		versions: map[string]*eval.ResourceOptions{}, tfReqs: map[string]*tfRequirement{}}
 }
 
-// sources are the parsed files of a module's folder.
+// sources are the parsed files of a module's folder; terraform is set
+// when they are Terraform files (*.tf), not *.hcl.
 type sources struct {
 	files, overrides []*hcl.File
+	terraform        bool
 }
 
 // readDir parses the files of a module's folder, in name order: its
@@ -127,11 +141,11 @@ type sources struct {
 // apart, to be merged into the others.
 func (l *loader) readDir(dir string) sources {
 	paths := workspace.TerraformFiles(dir)
+	out := sources{terraform: len(paths) > 0}
 	if len(paths) == 0 {
 		paths, _ = filepath.Glob(filepath.Join(dir, "*.hcl"))
 		sort.Strings(paths)
 	}
-	var out sources
 	for _, p := range paths {
 		if strings.HasPrefix(filepath.Base(p), ".") {
 			continue
@@ -196,7 +210,7 @@ func (l *loader) module(dir, key string, src sources, stack []string) *module {
 	if err != nil {
 		modPath = dir
 	}
-	m := &module{l: l, dir: dir, key: key, stack: append(stack, dir), hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
+	m := &module{l: l, dir: dir, key: key, stack: append(stack, dir), tf: src.terraform, localNames: map[string]string{}, hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
 		"module": cty.StringVal(filepath.ToSlash(modPath)),
 		"root":   cty.StringVal("."),
 		"cwd":    cty.StringVal(l.root),

@@ -1,0 +1,176 @@
+package hcl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/cairn-iac/cairn/engine/workspace"
+)
+
+// Terraform's provider requirements. In a module of Terraform files, a
+// resource, data source, ephemeral resource or provider block belongs to
+// the provider of a local name: its provider argument's first name, or
+// the prefix of its type before the first underscore (null for
+// null_resource). The module's required_providers says which provider a
+// local name is (foo = { source = "acme/widget" }); a local name it does
+// not declare is hashicorp/<name>, as Terraform implies it, except
+// terraform, the built-in provider of terraform_data. A provider's package
+// is named after its type, whatever its local names.
+
+// BuiltinTerraform is the address of Terraform's built-in provider, which
+// serves terraform_data and terraform_remote_state.
+const BuiltinTerraform = "terraform.io/builtin/terraform"
+
+// defaultRegistry is the host of a source address that names none, as in
+// OpenTofu.
+const defaultRegistry = "registry.opentofu.org"
+
+// ProviderAddress returns the fully qualified address of a provider
+// source (HOST/NAMESPACE/TYPE, lower case, on registry.opentofu.org when
+// it names no host), or "" when source is not a provider address.
+func ProviderAddress(source string) string {
+	parts := strings.Split(strings.ToLower(source), "/")
+	if slices.Contains(parts, "") {
+		return ""
+	}
+	switch len(parts) {
+	case 2:
+		return defaultRegistry + "/" + parts[0] + "/" + parts[1]
+	case 3:
+		return strings.Join(parts, "/")
+	}
+	return ""
+}
+
+// ImpliedProvider returns the source Terraform implies for a local name
+// that required_providers does not declare: hashicorp/<name>, or the
+// built-in provider for terraform.
+func ImpliedProvider(local string) string {
+	if local == "terraform" {
+		return BuiltinTerraform
+	}
+	return "hashicorp/" + local
+}
+
+// LocalName returns the local name of the provider a block of a type uses:
+// the first name of its provider argument (foo of foo.west), or the
+// type's prefix.
+func LocalName(typ string, provider *hcl.Attribute) string {
+	if provider != nil {
+		if t, diags := hcl.AbsTraversalForExpr(provider.Expr); !diags.HasErrors() {
+			return t.RootName()
+		}
+	}
+	local, _, _ := strings.Cut(typ, "_")
+	return local
+}
+
+// tfRequirement is what the modules of a program require of one Terraform
+// provider, by package.
+type tfRequirement struct {
+	address     string   // its fully qualified address
+	source      string   // as first written, the package's parameter
+	where       string   // who required it first, for conflicts
+	constraints []string // every module's version constraints
+	implied     bool     // no required_providers entry declares it
+}
+
+// implies reports whether the module's providers are Terraform's: whether
+// it is made of Terraform files, read with Terraform providers.
+func (m *module) implies() bool { return m.tf && m.l.opts.TerraformProviders != "" }
+
+// providerPackage returns the package serving the provider of a local name
+// in the module, declaring the provider Terraform implies for it when
+// required_providers does not name it.
+func (m *module) providerPackage(local string, rng hcl.Range) string {
+	if pkg, ok := m.localNames[local]; ok {
+		return pkg
+	}
+	src := ImpliedProvider(local)
+	if src == BuiltinTerraform {
+		return "terraform"
+	}
+	m.localNames[local] = local
+	m.requireTerraform(local, src, "", true, rng)
+	return local
+}
+
+// typePackage returns the package of the provider a block of a type
+// uses (see LocalName), "" when the module's providers are not
+// Terraform's or the type is a full type token.
+func (m *module) typePackage(typ string, provider *hcl.Attribute, rng hcl.Range) string {
+	if !m.implies() || strings.Contains(typ, ":") {
+		return ""
+	}
+	return m.providerPackage(LocalName(typ, provider), rng)
+}
+
+// resolveType resolves a type label through the package of its provider.
+func (m *module) resolveType(label string, provider *hcl.Attribute, k kind, rng hcl.Range) (token, name string, diags hcl.Diagnostics) {
+	return m.l.pkgs.resolve(label, m.typePackage(label, provider, rng), k, rng)
+}
+
+// requireTerraform declares that the module requires the Terraform
+// provider at source (with constraints) as its local name local: the
+// package named after its type, served by the plugin
+// Options.TerraformProviders, parameterized with the source and the
+// constraints of every module that requires it. Two providers of one type
+// are an error: their packages would have one name.
+func (m *module) requireTerraform(local, source, constraints string, implied bool, rng hcl.Range) {
+	addr := ProviderAddress(source)
+	pkg := addr[strings.LastIndexByte(addr, '/')+1:]
+	m.localNames[local] = pkg
+	where := fmt.Sprintf("%s in %s (%s)", local, m.res.where, rng)
+	if implied {
+		where = fmt.Sprintf("implied by the local name %s in %s (%s)", local, m.res.where, rng)
+	}
+	req := m.l.tfReqs[pkg]
+	switch {
+	case req == nil:
+		req = &tfRequirement{address: addr, source: source, where: where, implied: implied}
+		m.l.tfReqs[pkg] = req
+	case req.address != addr:
+		m.errorf(rng, "Two providers of one type",
+			"This is %s, %s; the program also uses %s, %s. Cairn names a Terraform provider's package after its type, so a program can use one provider of type %s: "+
+				"declare the one you mean in required_providers with its source, and choose it with provider = <local name> where a resource type's prefix is not that local name.",
+			addr, where, req.address, req.where, pkg)
+		return
+	default:
+		req.implied = req.implied && implied
+	}
+	if constraints != "" && !slices.Contains(req.constraints, constraints) {
+		req.constraints = append(req.constraints, constraints)
+	}
+	m.l.pkgs.declared[pkg] = true
+	m.l.pkgs.tf[pkg] = addr
+	if req.implied {
+		m.l.pkgs.implied[pkg] = local
+	} else {
+		delete(m.l.pkgs.implied, pkg)
+	}
+	spec := workspace.PackageSpec{Source: m.l.opts.TerraformProviders, Parameters: []string{req.source}}
+	if len(req.constraints) > 0 {
+		spec.Parameters = append(spec.Parameters, strings.Join(req.constraints, ", "))
+	}
+	if m.l.opts.DeclarePackage != nil {
+		m.l.opts.DeclarePackage(pkg, spec)
+	}
+}
+
+// providerOption returns the provider a resource's provider argument
+// chooses. In a module of Terraform files, a local name without an alias
+// (provider = foo) chooses the package (see LocalName) and so its default
+// provider, whether the module configures it, inherits it, or configures
+// none: nil.
+func (m *module) providerOption(a *hcl.Attribute) hcl.Expression {
+	if a == nil {
+		return nil
+	}
+	if t, diags := hcl.AbsTraversalForExpr(a.Expr); m.tf && !diags.HasErrors() && len(t) == 1 {
+		return nil
+	}
+	return a.Expr
+}

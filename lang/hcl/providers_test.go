@@ -1,0 +1,184 @@
+package hcl_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/schema"
+	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/eval"
+	langhcl "github.com/cairn-iac/cairn/lang/hcl"
+)
+
+// anySchemas serves, for any package, a schema of a Terraform provider
+// with the resource <pkg>_thing and the data source <pkg>_info.
+type anySchemas struct{}
+
+func (anySchemas) Schema(_ context.Context, pkg, _ string) (*schema.Package, error) {
+	tf := func(t schema.Terraform) map[string]any { return t.Language() }
+	props := map[string]*schema.Property{"name": {TypeSpec: schema.TypeSpec{Type: "string"}}}
+	return &schema.Package{Name: pkg,
+		Provider: &schema.Resource{InputProperties: props},
+		Resources: map[string]*schema.Resource{pkg + ":index/thing:Thing": {InputProperties: props, Properties: props,
+			Language: tf(schema.Terraform{Resource: pkg + "_thing"})}},
+		Functions: map[string]*schema.Function{pkg + ":index/getInfo:getInfo": {Language: tf(schema.Terraform{DataSource: pkg + "_info"})}},
+	}, nil
+}
+
+// loadTFDir writes files (by path) into a folder and loads it as a
+// Terraform configuration; it returns the program, its errors and the
+// packages it declared.
+func loadTFDir(t *testing.T, files map[string]string) (*eval.Program, string, map[string]workspace.PackageSpec) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	declared := map[string]workspace.PackageSpec{}
+	prog, diags := langhcl.Load(dir, langhcl.Options{Schemas: anySchemas{}, Project: "p", TerraformProviders: "terraform-provider",
+		DeclarePackage: func(name string, spec workspace.PackageSpec) { declared[name] = spec }})
+	errs := ""
+	if diags.HasErrors() {
+		errs = diags.Error()
+	}
+	return prog, errs, declared
+}
+
+// req is a terraform block whose required_providers holds entries.
+func req(entries string) string {
+	return "terraform {\n  required_providers {\n    " + entries + "\n  }\n}\n"
+}
+
+// TestImpliedProviders checks which provider serves each block of a
+// Terraform configuration: the required_providers entry of its local
+// name, else hashicorp/<local name> as Terraform implies it, in the root
+// and in modules, and the built-in provider for terraform.
+func TestImpliedProviders(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  map[string][]string // package → parameters of terraform-provider
+		err   string
+	}{{
+		name:  "resource type prefix",
+		files: map[string]string{"main.tf": `resource "null_thing" "a" {}`},
+		want:  map[string][]string{"null": {"hashicorp/null"}},
+	}, {
+		name:  "data sources",
+		files: map[string]string{"main.tf": "data \"http_info\" \"a\" {}\ndata \"vault_info\" \"b\" {}\n"},
+		want:  map[string][]string{"http": {"hashicorp/http"}, "vault": {"hashicorp/vault"}},
+	}, {
+		name:  "provider block alone",
+		files: map[string]string{"main.tf": `provider "aws" { name = "x" }`},
+		want:  map[string][]string{"aws": {"hashicorp/aws"}},
+	}, {
+		name:  "declared with a version only",
+		files: map[string]string{"main.tf": req(`null = "~> 3.2"`) + `resource "null_thing" "a" {}`},
+		want:  map[string][]string{"null": {"hashicorp/null", "~> 3.2"}},
+	}, {
+		name:  "declared source wins over the implied one",
+		files: map[string]string{"main.tf": req(`widget = { source = "acme/widget" }`) + `resource "widget_thing" "a" {}`},
+		want:  map[string][]string{"widget": {"acme/widget"}},
+	}, {
+		name: "local name differs from the type",
+		files: map[string]string{"main.tf": req(`foo = { source = "cairn/cairnfw" }`) + `provider "foo" { name = "x" }
+resource "cairnfw_thing" "a" { provider = foo }
+data "cairnfw_info" "b" { provider = foo }`},
+		want: map[string][]string{"cairnfw": {"cairn/cairnfw"}},
+	}, {
+		name: "prefix of a renamed provider's type is implied apart",
+		files: map[string]string{"main.tf": req(`foo = { source = "cairn/cairnfw" }`) + `resource "cairnfw_thing" "a" { provider = foo }
+resource "cairnfw_thing" "b" {}`},
+		err: "Two providers of one type",
+	}, {
+		name:  "terraform is built in",
+		files: map[string]string{"main.tf": "resource \"terraform_thing\" \"a\" {}\n"},
+		want:  map[string][]string{},
+	}, {
+		name:  "terraform.io/builtin/terraform as a source",
+		files: map[string]string{"main.tf": req(`terraform = { source = "terraform.io/builtin/terraform" }`) + `resource "terraform_thing" "a" {}`},
+		want:  map[string][]string{},
+	}, {
+		name:  "another built-in",
+		files: map[string]string{"main.tf": req(`foo = { source = "terraform.io/builtin/foo" }`)},
+		err:   "Unknown built-in provider",
+	}, {
+		name: "module inherits the implied provider",
+		files: map[string]string{
+			"main.tf":   "provider \"null\" { name = \"x\" }\nmodule \"m\" { source = \"./m\" }\n",
+			"m/main.tf": `resource "null_thing" "a" {}`,
+		},
+		want: map[string][]string{"null": {"hashicorp/null"}},
+	}, {
+		name: "constraints of every module",
+		files: map[string]string{
+			"main.tf":   req(`null = { source = "hashicorp/null", version = "~> 3.0" }`) + "module \"m\" { source = \"./m\" }\n",
+			"m/main.tf": req(`null = { version = ">= 3.1" }`) + "resource \"null_thing\" \"a\" {}\n",
+		},
+		want: map[string][]string{"null": {"hashicorp/null", "~> 3.0, >= 3.1"}},
+	}, {
+		name: "module requires another provider of the type",
+		files: map[string]string{
+			"main.tf":   "resource \"null_thing\" \"a\" {}\nmodule \"m\" { source = \"./m\" }\n",
+			"m/main.tf": req(`null = { source = "acme/null" }`),
+		},
+		err: "registry.opentofu.org/acme/null, null in module.m",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, declared := loadTFDir(t, tt.files)
+			if tt.err != "" {
+				if !strings.Contains(errs, tt.err) {
+					t.Fatalf("errors: %s\nwant one with %q", errs, tt.err)
+				}
+				return
+			}
+			if errs != "" {
+				t.Fatal(errs)
+			}
+			got := map[string][]string{}
+			for name, spec := range declared {
+				if spec.Source != "terraform-provider" {
+					t.Errorf("package %s is served by %s", name, spec.Source)
+				}
+				got[name] = spec.Parameters
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("declared %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestProviderAddress checks the fully qualified addresses of sources.
+func TestProviderAddress(t *testing.T) {
+	tests := map[string]string{
+		"hashicorp/null":                       "registry.opentofu.org/hashicorp/null",
+		"HashiCorp/Null":                       "registry.opentofu.org/hashicorp/null",
+		"registry.terraform.io/hashicorp/null": "registry.terraform.io/hashicorp/null",
+		"terraform.io/builtin/terraform":       langhcl.BuiltinTerraform,
+		"null":                                 "",
+		"a/b/c/d":                              "",
+		"a//b":                                 "",
+	}
+	for src, want := range tests {
+		if got := langhcl.ProviderAddress(src); got != want {
+			t.Errorf("ProviderAddress(%q) = %q, want %q", src, got, want)
+		}
+	}
+	for local, want := range map[string]string{"null": "hashicorp/null", "aws": "hashicorp/aws", "terraform": langhcl.BuiltinTerraform} {
+		if got := langhcl.ImpliedProvider(local); got != want {
+			t.Errorf("ImpliedProvider(%q) = %q, want %q", local, got, want)
+		}
+	}
+}
