@@ -2,8 +2,6 @@ package hcl_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,15 +33,7 @@ func (anySchemas) Schema(_ context.Context, pkg, _ string) (*schema.Package, err
 func loadTFDir(t *testing.T, files map[string]string) (*eval.Program, string, map[string]workspace.PackageSpec) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	declared := map[string]workspace.PackageSpec{}
 	prog, diags := langhcl.Load(dir, langhcl.Options{Schemas: anySchemas{}, Project: "p", TerraformProviders: "terraform-provider",
 		DeclarePackage: func(name string, spec workspace.PackageSpec) { declared[name] = spec }})
