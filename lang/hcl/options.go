@@ -455,7 +455,11 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 			m.l.pkgs.declared[a.Name] = true
 			m.localNames[a.Name] = a.Name
 		}
-		v, diags := a.Expr.Value(nil)
+		expr := a.Expr
+		if terraform {
+			expr = m.withoutAliases(expr)
+		}
+		v, diags := expr.Value(nil)
 		m.report(diags)
 		o := &eval.ResourceOptions{}
 		var spec workspace.PackageSpec
@@ -504,6 +508,27 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 		m.l.pkgs.versions[a.Name] = literal(o.Version)
 		m.l.pkgs.urls[a.Name] = literal(o.PluginDownloadURL)
 	}
+}
+
+// withoutAliases returns a required_providers entry without its
+// configuration_aliases, which Cairn does not read yet: an error says so.
+func (m *module) withoutAliases(e hcl.Expression) hcl.Expression {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return e
+	}
+	out := *obj
+	out.Items = nil
+	for _, item := range obj.Items {
+		if k := hcl.ExprAsKeyword(item.KeyExpr); k == "configuration_aliases" {
+			m.errorf(item.KeyExpr.Range(), "Configuration aliases not supported",
+				"Cairn does not read configuration_aliases yet: a module cannot refer to a configuration its caller passes under an alias. "+
+					"Pass the configuration under the provider's own name (providers = { aws = aws.west }) and use it without an alias in the module.")
+			continue
+		}
+		out.Items = append(out.Items, item)
+	}
+	return &out
 }
 
 // stringAttr returns the string attribute k of an object's attributes.

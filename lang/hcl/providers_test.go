@@ -172,3 +172,12 @@ func TestProviderAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigurationAliases reports configuration_aliases, which Cairn
+// does not read, at the argument.
+func TestConfigurationAliases(t *testing.T) {
+	_, errs, _ := loadTFDir(t, map[string]string{"main.tf": req(`aws = { source = "hashicorp/aws", configuration_aliases = [aws.east] }`)})
+	if !strings.Contains(errs, "main.tf:3,39-60: Configuration aliases not supported") {
+		t.Errorf("errors: %s", errs)
+	}
+}
