@@ -113,6 +113,7 @@ type loader struct {
 	pkgs     *packages
 	versions map[string]*eval.ResourceOptions // Version and PluginDownloadURL by package, from required_providers
 	tfReqs   map[string]*tfRequirement        // the Terraform providers the modules require, by package
+	modules  []*module                        // every module decoded, the root first
 	diags    hcl.Diagnostics
 	// backendWarned is set once a backend (or cloud) block was reported
 	// as not used.
@@ -183,6 +184,7 @@ func (l *loader) parse(name string, src []byte) *hcl.File {
 // program decodes the root module and assembles the program.
 func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
 	root := l.module(l.root, "", src, nil)
+	l.pruneProviders()
 	l.rootVariables(root)
 	propagateCreateFirst(root.nodes, root.res)
 	prog := &eval.Program{
@@ -215,6 +217,7 @@ func (l *loader) module(dir, key string, src sources, stack []string) *module {
 		"root":   cty.StringVal("."),
 		"cwd":    cty.StringVal(l.root),
 	})}
+	l.modules = append(l.modules, m)
 	m.decode(m.override(l.blocks(src.files), l.blocks(src.overrides)))
 	return m
 }

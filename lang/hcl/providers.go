@@ -6,8 +6,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/eval"
 )
 
 // Terraform's provider requirements. In a module of Terraform files, a
@@ -173,4 +176,62 @@ func (m *module) providerOption(a *hcl.Attribute) hcl.Expression {
 		return nil
 	}
 	return a.Expr
+}
+
+// pruneProviders leaves out the provider blocks of modules of Terraform
+// files whose packages no resource, data source or ephemeral resource of
+// the program uses, as Terraform leaves their configurations out of its
+// graph: it neither configures nor validates them. Module calls stop
+// passing them.
+func (l *loader) pruneProviders() {
+	used := map[string]bool{}
+	for _, m := range l.modules {
+		for _, n := range m.nodes {
+			switch n := n.(type) {
+			case *eval.Resource:
+				used[resource.TypePackage(n.Type)] = true
+			case *eval.Invoke:
+				used[resource.TypePackage(n.Token)] = true
+			}
+		}
+	}
+	for _, m := range l.modules {
+		if !m.implies() {
+			continue
+		}
+		unused := map[string]bool{} // local names
+		m.nodes = slices.DeleteFunc(m.nodes, func(n eval.Node) bool {
+			r, ok := n.(*eval.Resource)
+			if !ok || !resource.IsProviderType(r.Type) || used[resource.ProviderTypePackage(r.Type)] {
+				return false
+			}
+			local := strings.TrimPrefix(r.Namespace, "provider.")
+			unused[local] = true
+			delete(m.res.providers, local)
+			return true
+		})
+		for _, n := range m.nodes {
+			if call, ok := n.(*eval.Module); ok {
+				call.Options.Providers = withoutProviders(call.Options.Providers, unused)
+			}
+		}
+	}
+}
+
+// withoutProviders returns a module call's list of providers without the
+// references to the local names of unused.
+func withoutProviders(e hcl.Expression, unused map[string]bool) hcl.Expression {
+	list, ok := e.(*hclsyntax.TupleConsExpr)
+	if !ok || len(unused) == 0 {
+		return e
+	}
+	out := *list
+	out.Exprs = slices.DeleteFunc(slices.Clone(list.Exprs), func(x hclsyntax.Expression) bool {
+		t, diags := hcl.AbsTraversalForExpr(x)
+		return !diags.HasErrors() && unused[t.RootName()]
+	})
+	if len(out.Exprs) == 0 {
+		return nil
+	}
+	return &out
 }
