@@ -153,19 +153,25 @@ func (m *module) call(b *hcl.Block) {
 	mod.Body = body.scope()
 	inputShape := &shape{fields: map[string]*field{}, types: newTypes(nil)}
 	for _, n := range body.nodes {
-		if c, ok := n.(*eval.Config); ok {
+		if c, ok := n.(*eval.Config); ok && !strings.HasPrefix(c.Name, aliasInput) {
 			inputShape.fields[c.Name] = &field{name: c.Name, required: c.Default == nil}
 		}
 	}
 	m.report(inputShape.check(inputs))
 	m.deprecatedInputs(body.nodes, inputs)
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
+	if p := content.Attributes["providers"]; p != nil {
+		if aliases := aliasInputs(p.Expr); len(aliases) > 0 {
+			mod.Inputs = &inputsExpr{Expression: mod.Inputs, aliases: aliases}
+		}
+	}
 }
 
 // passedProviders returns the providers a module call passes: the values
 // of a providers map, whose keys name the module's providers in its own
 // terms (aws.east = aws.west), so that they are not read as references in
-// the caller. A provider serves its package; the caller's default
+// the caller; those passed under an alias go as inputs (aliasInputs). A
+// provider serves its package; the caller's default
 // providers (defaults, a list or nil) serve the other packages, as
 // Terraform lets a module inherit them: those of the local names the
 // values do not use (one expression cannot refer to both aws and
@@ -177,7 +183,12 @@ func passedProviders(e, defaults hcl.Expression) hcl.Expression {
 	}
 	list := &hclsyntax.TupleConsExpr{SrcRange: obj.SrcRange, OpenRange: obj.OpenRange}
 	used := map[string]bool{}
+	var items []hclsyntax.ObjectConsItem
 	for _, item := range obj.Items {
+		if t, diags := hcl.AbsTraversalForExpr(item.KeyExpr); !diags.HasErrors() && len(t) > 1 {
+			continue // local.alias = …: an input of the module (see aliasInputs)
+		}
+		items = append(items, item)
 		for _, t := range item.ValueExpr.Variables() {
 			used[t.RootName()] = true
 		}
@@ -189,8 +200,11 @@ func passedProviders(e, defaults hcl.Expression) hcl.Expression {
 			}
 		}
 	}
-	for _, item := range obj.Items {
+	for _, item := range items {
 		list.Exprs = append(list.Exprs, item.ValueExpr)
+	}
+	if len(list.Exprs) == 0 {
+		return nil
 	}
 	return list
 }

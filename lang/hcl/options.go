@@ -457,7 +457,7 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 		}
 		expr := a.Expr
 		if terraform {
-			expr = m.withoutAliases(expr)
+			expr = m.withoutAliases(expr, a.Name)
 		}
 		v, diags := expr.Value(nil)
 		m.report(diags)
@@ -511,8 +511,9 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 }
 
 // withoutAliases returns a required_providers entry without its
-// configuration_aliases, which Cairn does not read yet: an error says so.
-func (m *module) withoutAliases(e hcl.Expression) hcl.Expression {
+// configuration_aliases, which declare the configurations a module's
+// caller passes under aliases (see configurationAliases).
+func (m *module) withoutAliases(e hcl.Expression, local string) hcl.Expression {
 	obj, ok := e.(*hclsyntax.ObjectConsExpr)
 	if !ok {
 		return e
@@ -521,9 +522,7 @@ func (m *module) withoutAliases(e hcl.Expression) hcl.Expression {
 	out.Items = nil
 	for _, item := range obj.Items {
 		if k := hcl.ExprAsKeyword(item.KeyExpr); k == "configuration_aliases" {
-			m.errorf(item.KeyExpr.Range(), "Configuration aliases not supported",
-				"Cairn does not read configuration_aliases yet: a module cannot refer to a configuration its caller passes under an alias. "+
-					"Pass the configuration under the provider's own name (providers = { aws = aws.west }) and use it without an alias in the module.")
+			m.configurationAliases(local, item.ValueExpr)
 			continue
 		}
 		out.Items = append(out.Items, item)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
@@ -234,4 +235,89 @@ func withoutProviders(e hcl.Expression, unused map[string]bool) hcl.Expression {
 		return nil
 	}
 	return &out
+}
+
+// aliasInput prefixes the names of the inputs that carry the
+// configurations a module's caller passes under aliases: no variable can
+// be named so.
+const aliasInput = "provider "
+
+// configurationAliases reads the configuration_aliases of the
+// required_providers entry of a local name: each, local.alias, is a
+// configuration the module's caller passes in its providers map
+// (local.alias = caller_local.caller_alias), which blocks of the module
+// choose with provider = local.alias. It reaches the module as an input
+// of its own, since the module's provider of a package is the default.
+func (m *module) configurationAliases(local string, e hcl.Expression) {
+	exprs, diags := hcl.ExprList(e)
+	m.report(diags)
+	for _, x := range exprs {
+		t, diags := hcl.AbsTraversalForExpr(x)
+		alias, ok := attrName(t, 1)
+		switch {
+		case diags.HasErrors() || len(t) != 2 || !ok || t.RootName() != local:
+			m.errorf(x.Range(), "Invalid configuration alias", "A configuration alias of %s is written %s.<alias>, such as %s.east.", local, local, local)
+			continue
+		case m.key == "":
+			m.errorf(x.Range(), "Configuration alias in the root module", "The root module has no caller to pass it %s.%s: declare it with a provider block with alias = %q instead.", local, alias, alias)
+			continue
+		}
+		c := &eval.Config{Decl: eval.Decl{Name: aliasInput + local + "." + alias, Namespace: "provider", Noun: "provider configuration",
+			NameRange: x.Range(), DeclRange: x.Range()}, Type: cty.DynamicPseudoType}
+		add(m.res.providers, local, alias, c)
+		m.nodes = append(m.nodes, c)
+	}
+}
+
+// aliasInputs returns the configurations a module call passes under
+// aliases (local.alias = …) by the names of their inputs.
+func aliasInputs(e hcl.Expression) map[string]hcl.Expression {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return nil
+	}
+	out := map[string]hcl.Expression{}
+	for _, item := range obj.Items {
+		if t, diags := hcl.AbsTraversalForExpr(item.KeyExpr); !diags.HasErrors() && len(t) == 2 {
+			if alias, ok := attrName(t, 1); ok {
+				out[aliasInput+t.RootName()+"."+alias] = item.ValueExpr
+			}
+		}
+	}
+	return out
+}
+
+// inputsExpr is a module call's inputs with the configurations it passes
+// under aliases.
+type inputsExpr struct {
+	hcl.Expression
+	aliases map[string]hcl.Expression
+}
+
+// Value implements hcl.Expression.
+func (e *inputsExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	plain, marks := v.Unmark()
+	if diags.HasErrors() || !plain.IsKnown() || plain.IsNull() || !plain.Type().IsObjectType() {
+		return v, diags
+	}
+	attrs := plain.AsValueMap()
+	if attrs == nil {
+		attrs = map[string]cty.Value{}
+	}
+	for name, x := range e.aliases {
+		pv, ds := x.Value(ctx)
+		diags = append(diags, ds...)
+		attrs[name] = pv
+	}
+	return cty.ObjectVal(attrs).WithMarks(marks), diags
+}
+
+// Variables implements hcl.Expression.
+func (e *inputsExpr) Variables() []hcl.Traversal {
+	out := e.Expression.Variables()
+	for _, x := range e.aliases {
+		out = append(out, x.Variables()...)
+	}
+	return out
 }

@@ -173,39 +173,36 @@ func TestProviderAddress(t *testing.T) {
 	}
 }
 
-// TestConfigurationAliases reports configuration_aliases, which Cairn
-// does not read, at the argument.
+// TestConfigurationAliases passes a configuration under an alias to a
+// module, which declares it in configuration_aliases; the root module
+// cannot declare one.
 func TestConfigurationAliases(t *testing.T) {
-	_, errs, _ := loadTFDir(t, map[string]string{"main.tf": req(`aws = { source = "hashicorp/aws", configuration_aliases = [aws.east] }`)})
-	if !strings.Contains(errs, "main.tf:3,39-60: Configuration aliases not supported") {
-		t.Errorf("errors: %s", errs)
-	}
-}
-
-// TestUnusedProviders leaves out the provider blocks whose provider no
-// block uses, as Terraform does, in the root and in what module calls
-// pass: their configurations are neither configured nor validated.
-func TestUnusedProviders(t *testing.T) {
 	prog, errs, _ := loadTFDir(t, map[string]string{
-		"main.tf":   "provider \"aws\" { name = \"x\" }\nprovider \"null\" { name = \"y\" }\nmodule \"m\" { source = \"./m\" }\n",
-		"m/main.tf": `resource "null_thing" "a" {}`,
+		"main.tf": "provider \"aws\" {\n  alias = \"west\"\n  name = \"w\"\n}\nmodule \"m\" {\n  source    = \"./m\"\n  providers = { aws.east = aws.west }\n}\n",
+		"m/main.tf": req(`aws = { source = "hashicorp/aws", configuration_aliases = [aws.east] }`) +
+			"resource \"aws_thing\" \"a\" {\n  provider = aws.east\n}\n",
 	})
 	if errs != "" {
 		t.Fatal(errs)
 	}
-	var providers []string
-	var passed []string
+	var call *eval.Module
 	for _, n := range prog.Root.Nodes {
-		switch n := n.(type) {
-		case *eval.Resource:
-			providers = append(providers, n.Type)
-		case *eval.Module:
-			for _, v := range n.Options.Providers.Variables() {
-				passed = append(passed, v.RootName())
-			}
+		if m, ok := n.(*eval.Module); ok {
+			call = m
 		}
 	}
-	if !reflect.DeepEqual(providers, []string{"pulumi:providers:null"}) || !reflect.DeepEqual(passed, []string{"null"}) {
-		t.Errorf("providers %v, passed to the module %v; want the null provider alone", providers, passed)
+	if call.Options.Providers != nil {
+		t.Errorf("the module's default providers: %v", call.Options.Providers.Variables())
+	}
+	var vars []string
+	for _, v := range call.Inputs.Variables() {
+		vars = append(vars, v.RootName())
+	}
+	if !reflect.DeepEqual(vars, []string{"aws"}) {
+		t.Errorf("the module's inputs refer to %v, want aws.west", vars)
+	}
+	_, errs, _ = loadTFDir(t, map[string]string{"main.tf": req(`aws = { source = "hashicorp/aws", configuration_aliases = [aws.east] }`)})
+	if !strings.Contains(errs, "main.tf:3,64-72: Configuration alias in the root module") {
+		t.Errorf("errors: %s", errs)
 	}
 }
