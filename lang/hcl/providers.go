@@ -60,12 +60,23 @@ func ImpliedProvider(local string) string {
 }
 
 // LocalName returns the local name of the provider a block of a type uses:
-// the first name of its provider argument (foo of foo.west), or the
-// type's prefix.
+// the first name of its provider argument (foo of foo.west or of
+// foo.by_region[each.key]), or the type's prefix.
 func LocalName(typ string, provider *hcl.Attribute) string {
 	if provider != nil {
-		if t, diags := hcl.AbsTraversalForExpr(provider.Expr); !diags.HasErrors() {
-			return t.RootName()
+		e := provider.Expr
+		for {
+			switch x := e.(type) {
+			case *hclsyntax.IndexExpr:
+				e = x.Collection
+				continue
+			case *hclsyntax.RelativeTraversalExpr:
+				e = x.Source
+				continue
+			case *hclsyntax.ScopeTraversalExpr:
+				return x.Traversal.RootName()
+			}
+			break
 		}
 	}
 	local, _, _ := strings.Cut(typ, "_")

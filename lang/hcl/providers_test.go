@@ -86,6 +86,18 @@ resource "cairnfw_thing" "a" { provider = foo }
 data "cairnfw_info" "b" { provider = foo }`},
 		want: map[string][]string{"cairnfw": {"cairn/cairnfw"}},
 	}, {
+		name: "local name of a provider instance",
+		files: map[string]string{"main.tf": req(`foo = { source = "cairn/cairnfw" }`) + `provider "foo" {
+  alias    = "by_key"
+  for_each = toset(["a"])
+  name     = each.key
+}
+resource "cairnfw_thing" "a" {
+  for_each = toset(["a"])
+  provider = foo.by_key[each.key]
+}`},
+		want: map[string][]string{"cairnfw": {"cairn/cairnfw"}},
+	}, {
 		name: "prefix of a renamed provider's type is implied apart",
 		files: map[string]string{"main.tf": req(`foo = { source = "cairn/cairnfw" }`) + `resource "cairnfw_thing" "a" { provider = foo }
 resource "cairnfw_thing" "b" {}`},
