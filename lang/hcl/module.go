@@ -168,14 +168,13 @@ func (m *module) call(b *hcl.Block) {
 }
 
 // passedProviders returns the providers a module call passes: the values
-// of a providers map, whose keys name the module's providers in its own
-// terms (aws.east = aws.west), so that they are not read as references in
-// the caller; those passed under an alias go as inputs (aliasInputs). A
-// provider serves its package; the caller's default
-// providers (defaults, a list or nil) serve the other packages, as
-// Terraform lets a module inherit them: those of the local names the
-// values do not use (one expression cannot refer to both aws and
-// aws.west).
+// of a providers map, whose keys are the module's names, not references in
+// the caller; those passed under an alias (aws.east = aws.west) go as
+// inputs instead (aliasInputs). A provider serves its package; the
+// caller's default providers (defaults, a list or nil) serve the other
+// packages, as Terraform lets a module inherit them: those of the local
+// names the values do not use (one expression cannot refer to both aws
+// and aws.west).
 func passedProviders(e, defaults hcl.Expression) hcl.Expression {
 	obj, ok := e.(*hclsyntax.ObjectConsExpr)
 	if !ok {
