@@ -114,7 +114,10 @@ type loader struct {
 	versions map[string]*eval.ResourceOptions // Version and PluginDownloadURL by package, from required_providers
 	tfReqs   map[string]*tfRequirement        // the Terraform providers the modules require, by package
 	modules  []*module                        // every module decoded, the root first
-	diags    hcl.Diagnostics
+	// unchecked holds what is wrong with the provider blocks of modules
+	// of Terraform files, said only of those a block uses.
+	unchecked map[*eval.Resource]hcl.Diagnostics
+	diags     hcl.Diagnostics
 	// backendWarned is set once a backend (or cloud) block was reported
 	// as not used.
 	backendWarned bool
@@ -125,7 +128,8 @@ func newLoader(project, root string, opts Options) *loader {
 		opts.ReadFile = os.ReadFile
 	}
 	return &loader{project: project, root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
-		versions: map[string]*eval.ResourceOptions{}, tfReqs: map[string]*tfRequirement{}}
+		versions: map[string]*eval.ResourceOptions{}, tfReqs: map[string]*tfRequirement{},
+		unchecked: map[*eval.Resource]hcl.Diagnostics{}}
 }
 
 // sources are the parsed files of a module's folder; terraform is set

@@ -193,8 +193,8 @@ func (m *module) providerOption(a *hcl.Attribute) hcl.Expression {
 // pruneProviders leaves out the provider blocks of modules of Terraform
 // files whose packages no resource, data source or ephemeral resource of
 // the program uses, as Terraform leaves their configurations out of its
-// graph: it neither configures nor validates them. Module calls stop
-// passing them.
+// graph: it neither configures nor validates them (l.unchecked is
+// reported for the others). Module calls stop passing them.
 func (l *loader) pruneProviders() {
 	used := map[string]bool{}
 	for _, m := range l.modules {
@@ -215,6 +215,9 @@ func (l *loader) pruneProviders() {
 		m.nodes = slices.DeleteFunc(m.nodes, func(n eval.Node) bool {
 			r, ok := n.(*eval.Resource)
 			if !ok || !resource.IsProviderType(r.Type) || used[resource.ProviderTypePackage(r.Type)] {
+				if ok {
+					l.diags = append(l.diags, l.unchecked[r]...)
+				}
 				return false
 			}
 			local := strings.TrimPrefix(r.Namespace, "provider.")

@@ -218,3 +218,36 @@ func TestConfigurationAliases(t *testing.T) {
 		t.Errorf("errors: %s", errs)
 	}
 }
+
+// TestUnusedProviders leaves out the provider blocks whose provider no
+// block uses, as Terraform does, in the root and in what module calls
+// pass: their configurations are neither configured nor validated, by
+// the provider or against its schema.
+func TestUnusedProviders(t *testing.T) {
+	prog, errs, _ := loadTFDir(t, map[string]string{
+		"main.tf":   "provider \"aws\" { bogus = \"x\" }\nprovider \"null\" { name = \"y\" }\nmodule \"m\" { source = \"./m\" }\n",
+		"m/main.tf": `resource "null_thing" "a" {}`,
+	})
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	var providers []string
+	var passed []string
+	for _, n := range prog.Root.Nodes {
+		switch n := n.(type) {
+		case *eval.Resource:
+			providers = append(providers, n.Type)
+		case *eval.Module:
+			for _, v := range n.Options.Providers.Variables() {
+				passed = append(passed, v.RootName())
+			}
+		}
+	}
+	if !reflect.DeepEqual(providers, []string{"pulumi:providers:null"}) || !reflect.DeepEqual(passed, []string{"null"}) {
+		t.Errorf("providers %v, passed to the module %v; want the null provider alone", providers, passed)
+	}
+	_, errs, _ = loadTFDir(t, map[string]string{"main.tf": "provider \"null\" { bogus = \"x\" }\nresource \"null_thing\" \"a\" {}\n"})
+	if !strings.Contains(errs, `main.tf:1,19-24: Unsupported argument`) {
+		t.Errorf("errors of a used provider: %s", errs)
+	}
+}

@@ -145,7 +145,11 @@ func (m *module) provider(b *hcl.Block) {
 	sh := openShape
 	if p := m.l.pkgs.get(pkg); p.schema != nil && p.schema.Provider != nil {
 		sh = p.types().object(p.schema.Provider.InputProperties, p.schema.Provider.RequiredInputs)
-		m.report(sh.check(body))
+		if diags := sh.check(body); m.implies() {
+			m.l.unchecked[r] = diags // reported if the provider is used (pruneProviders)
+		} else {
+			m.report(diags)
+		}
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
 	m.expansion(content, &r.Expansion)

@@ -1,8 +1,9 @@
 # A module given two configurations of one provider: its default one,
 # and the caller's west configuration under the alias it declares in
 # configuration_aliases (cairnfw.east). Data sources read each file back
-# from the folder its configuration names, so a file written through the
-# wrong configuration fails the read. The change edits the contents.
+# (by ID, known once applied) from the folder its configuration names, so
+# a file written through the wrong configuration fails the read. The
+# change edits the contents.
 terraform {
   required_providers {
     cairnfw = { source = "cairn/cairnfw", version = "~> 1.0" }

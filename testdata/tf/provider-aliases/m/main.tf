@@ -23,5 +23,5 @@ resource "cairnfw_file" "east" {
 }
 
 output "names" {
-  value = { default = cairnfw_file.default.name, east = cairnfw_file.east.name }
+  value = { default = cairnfw_file.default.id, east = cairnfw_file.east.id }
 }
