@@ -194,7 +194,8 @@ func (m *module) providerOption(a *hcl.Attribute) hcl.Expression {
 // files whose packages no resource, data source or ephemeral resource of
 // the program uses, as Terraform leaves their configurations out of its
 // graph: it neither configures nor validates them (l.unchecked is
-// reported for the others). Module calls stop passing them.
+// reported for the others). Module calls stop passing them. A provider
+// with functions keeps its blocks, for the calls of its functions.
 func (l *loader) pruneProviders() {
 	used := map[string]bool{}
 	for _, m := range l.modules {
@@ -214,7 +215,8 @@ func (l *loader) pruneProviders() {
 		unused := map[string]bool{} // local names
 		m.nodes = slices.DeleteFunc(m.nodes, func(n eval.Node) bool {
 			r, ok := n.(*eval.Resource)
-			if !ok || !resource.IsProviderType(r.Type) || used[resource.ProviderTypePackage(r.Type)] {
+			if !ok || !resource.IsProviderType(r.Type) || used[resource.ProviderTypePackage(r.Type)] ||
+				len(l.pkgs.get(resource.ProviderTypePackage(r.Type)).tfFunctions) > 0 {
 				if ok {
 					l.diags = append(l.diags, l.unchecked[r]...)
 				}

@@ -13,18 +13,22 @@ import (
 )
 
 // anySchemas serves, for any package, a schema of a Terraform provider
-// with the resource <pkg>_thing and the data source <pkg>_info.
+// with the resource <pkg>_thing and the data source <pkg>_info, and the
+// function shout for the package fn.
 type anySchemas struct{}
 
 func (anySchemas) Schema(_ context.Context, pkg, _ string) (*schema.Package, error) {
 	tf := func(t schema.Terraform) map[string]any { return t.Language() }
 	props := map[string]*schema.Property{"name": {TypeSpec: schema.TypeSpec{Type: "string"}}}
-	return &schema.Package{Name: pkg,
+	p := &schema.Package{Name: pkg,
 		Provider: &schema.Resource{InputProperties: props},
 		Resources: map[string]*schema.Resource{pkg + ":index/thing:Thing": {InputProperties: props, Properties: props,
 			Language: tf(schema.Terraform{Resource: pkg + "_thing"})}},
-		Functions: map[string]*schema.Function{pkg + ":index/getInfo:getInfo": {Language: tf(schema.Terraform{DataSource: pkg + "_info"})}},
-	}, nil
+		Functions: map[string]*schema.Function{pkg + ":index/getInfo:getInfo": {Language: tf(schema.Terraform{DataSource: pkg + "_info"})}}}
+	if pkg == "fn" {
+		p.Functions["fn:functions:shout"] = &schema.Function{Language: tf(schema.Terraform{Function: "shout"})}
+	}
+	return p, nil
 }
 
 // loadTFDir writes files (by path) into a folder and loads it as a
@@ -225,7 +229,7 @@ func TestConfigurationAliases(t *testing.T) {
 // the provider or against its schema.
 func TestUnusedProviders(t *testing.T) {
 	prog, errs, _ := loadTFDir(t, map[string]string{
-		"main.tf":   "provider \"aws\" { bogus = \"x\" }\nprovider \"null\" { name = \"y\" }\nmodule \"m\" { source = \"./m\" }\n",
+		"main.tf":   "provider \"aws\" { bogus = \"x\" }\nprovider \"null\" { name = \"y\" }\nprovider \"fn\" { name = \"z\" }\nmodule \"m\" { source = \"./m\" }\n",
 		"m/main.tf": `resource "null_thing" "a" {}`,
 	})
 	if errs != "" {
@@ -243,8 +247,8 @@ func TestUnusedProviders(t *testing.T) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(providers, []string{"pulumi:providers:null"}) || !reflect.DeepEqual(passed, []string{"null"}) {
-		t.Errorf("providers %v, passed to the module %v; want the null provider alone", providers, passed)
+	if !reflect.DeepEqual(providers, []string{"pulumi:providers:null", "pulumi:providers:fn"}) || !reflect.DeepEqual(passed, []string{"fn", "null"}) {
+		t.Errorf("providers %v, passed to the module %v; want null's and fn's (which has functions)", providers, passed)
 	}
 	_, errs, _ = loadTFDir(t, map[string]string{"main.tf": "provider \"null\" { bogus = \"x\" }\nresource \"null_thing\" \"a\" {}\n"})
 	if !strings.Contains(errs, `main.tf:1,19-24: Unsupported argument`) {
