@@ -161,7 +161,7 @@ func (m *module) call(b *hcl.Block) {
 	m.deprecatedInputs(body.nodes, inputs)
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
 	if p := content.Attributes["providers"]; p != nil {
-		if aliases := aliasInputs(p.Expr); len(aliases) > 0 {
+		if aliases := m.aliasInputs(name, p.Expr); len(aliases) > 0 {
 			mod.Inputs = &inputsExpr{Expression: mod.Inputs, aliases: aliases}
 		}
 	}

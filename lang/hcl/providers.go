@@ -285,20 +285,31 @@ func (m *module) configurationAliases(local string, e hcl.Expression) {
 	}
 }
 
-// aliasInputs returns the configurations a module call passes under
-// aliases (local.alias = …) by the names of their inputs.
-func aliasInputs(e hcl.Expression) map[string]hcl.Expression {
+// aliasInputs returns the configurations the call of module name passes
+// under aliases (local.alias = …) by the names of their inputs. Each is a
+// local value of the caller's, so that the call, which may refer to aws
+// too, need not refer to aws.west (one expression cannot refer to both).
+func (m *module) aliasInputs(name string, e hcl.Expression) map[string]hcl.Expression {
 	obj, ok := e.(*hclsyntax.ObjectConsExpr)
 	if !ok {
 		return nil
 	}
 	out := map[string]hcl.Expression{}
 	for _, item := range obj.Items {
-		if t, diags := hcl.AbsTraversalForExpr(item.KeyExpr); !diags.HasErrors() && len(t) == 2 {
-			if alias, ok := attrName(t, 1); ok {
-				out[aliasInput+t.RootName()+"."+alias] = item.ValueExpr
-			}
+		t, diags := hcl.AbsTraversalForExpr(item.KeyExpr)
+		alias, ok := attrName(t, 1)
+		if diags.HasErrors() || len(t) != 2 || !ok {
+			continue
 		}
+		input := aliasInput + t.RootName() + "." + alias
+		local := fmt.Sprintf("%s of module.%s", input, name)
+		rng := item.ValueExpr.Range()
+		l := &eval.Local{Decl: eval.Decl{Name: local, Namespace: "local", Noun: "provider configuration", NameRange: rng, DeclRange: rng},
+			Value: item.ValueExpr}
+		addTo(m.res.locals, local, l)
+		m.nodes = append(m.nodes, l)
+		out[input] = &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: "local", SrcRange: rng},
+			hcl.TraverseAttr{Name: local, SrcRange: rng}}, SrcRange: rng}
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
@@ -214,8 +216,15 @@ func TestConfigurationAliases(t *testing.T) {
 	for _, v := range call.Inputs.Variables() {
 		vars = append(vars, v.RootName())
 	}
-	if !reflect.DeepEqual(vars, []string{"aws"}) {
-		t.Errorf("the module's inputs refer to %v, want aws.west", vars)
+	for _, n := range prog.Root.Nodes {
+		if l, ok := n.(*eval.Local); ok && l.Name == "provider aws.east of module.m" {
+			for _, v := range l.Value.Variables() {
+				vars = append(vars, v.RootName()+"."+v[1].(hcl.TraverseAttr).Name)
+			}
+		}
+	}
+	if !reflect.DeepEqual(vars, []string{"local", "aws.west"}) {
+		t.Errorf("the module's inputs refer to %v, want a local value of aws.west", vars)
 	}
 	_, errs, _ = loadTFDir(t, map[string]string{"main.tf": req(`aws = { source = "hashicorp/aws", configuration_aliases = [aws.east] }`)})
 	if !strings.Contains(errs, "main.tf:3,64-72: Configuration alias in the root module") {
