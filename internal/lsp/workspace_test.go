@@ -74,7 +74,7 @@ func TestYAMLAcrossFiles(t *testing.T) {
 // one calls is checked as a module of its own, and a *.tf file alone.
 func TestHCLOnTheirOwn(t *testing.T) {
 	module := "variable \"n\" {\n  type = number\n}\n\nresource \"random_string\" \"s\" {\n  lenght = var.n\n}\n"
-	tf := "resource \"random_pet\" \"p\" {\n  lenght = 2\n}\n"
+	tf := "output \"o\" {\n  value = var.missing\n}\n"
 	dir := project(t, map[string]string{
 		"Pulumi.yaml": "name: x\nruntime: hcl\n", "main.hcl": "locals {\n  a = 1\n}\n",
 		"modules/unused/main.hcl": module, "legacy/main.tf": tf,
@@ -85,7 +85,7 @@ func TestHCLOnTheirOwn(t *testing.T) {
 	c.Open(modPath, module)
 	c.Open(tfPath, tf)
 	c.Diagnostics(modPath, errorOn(lsptest.Position(module, "lenght", 0).Line, `Did you mean "length"?`))
-	c.Diagnostics(tfPath, errorOn(lsptest.Position(tf, "lenght", 0).Line, `Did you mean "length"?`))
+	c.Diagnostics(tfPath, errorOn(lsptest.Position(tf, "var.missing", 0).Line, `"missing" has not been declared`))
 	var edits []lsp.TextEdit
 	c.MustCall("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": lsptest.URI(tfPath)},
 		"options": map[string]any{"tabSize": 2, "insertSpaces": true}}, &edits)
