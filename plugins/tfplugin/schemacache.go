@@ -3,13 +3,13 @@ package tfplugin
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
@@ -64,17 +64,7 @@ func (c *schemaCache) put(exe, hash string, s *providerSchema) {
 	if err != nil || os.MkdirAll(c.dir, 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.dir, ".schema-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	atomicfile.Write(path, data, 0o600)
 }
 
 // path is where the schema of the package of hash is kept, or "".
