@@ -62,23 +62,27 @@ func parseModuleSource(raw string) (moduleSource, error) {
 		return moduleSource{local: true}, nil
 	}
 	pkg, subdir := splitSubdir(raw)
+	var src moduleSource
+	if r, ok := parseRegistryModule(pkg); ok {
+		src.registry = r
+	} else {
+		remote, err := detectPackage(pkg)
+		if err != nil {
+			return moduleSource{}, err
+		}
+		// Detection may find a subdirectory too (github.com/org/repo/dir).
+		var more string
+		src.pkg, more = splitSubdir(remote)
+		subdir = path.Join(more, subdir)
+	}
 	if subdir != "" {
 		clean := path.Clean(subdir)
 		if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
 			return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
 		}
-		subdir = clean
+		src.subdir = clean
 	}
-	if r, ok := parseRegistryModule(pkg); ok {
-		return moduleSource{registry: r, subdir: subdir}, nil
-	}
-	remote, err := detectPackage(pkg)
-	if err != nil {
-		return moduleSource{}, err
-	}
-	// Detection may find a subdirectory too (github.com/org/repo/dir).
-	remote, more := splitSubdir(remote)
-	return moduleSource{pkg: remote, subdir: path.Join(more, subdir)}, nil
+	return src, nil
 }
 
 // splitSubdir splits the //subdir off an address: the first // after the
@@ -144,7 +148,7 @@ func detectPackage(s string) (string, error) {
 		case "git":
 			return s, nil
 		case "http", "https":
-			if u, err := url.Parse(rest); err != nil || u.Scheme != "http" && u.Scheme != "https" {
+			if u, err := url.Parse(rest); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 				return "", fmt.Errorf("%q: the %s getter fetches http(s) URLs", s, getter)
 			}
 			return rest, nil

@@ -33,6 +33,8 @@ func TestParseModuleSource(t *testing.T) {
 		{in: "ftp://example.com/x.zip", err: "not from ftp URLs"},
 		{in: "example.com/vpc", err: "is not a module source Cairn can read"},
 		{in: "git::https://example.com/x.git//../../etc", err: "is not within the package"},
+		{in: "github.com/corp/repo/../../etc", err: "is not within the package"},
+		{in: "http::http:0", err: "the http getter fetches http(s) URLs"},
 		{in: "svn::https://example.com/x", err: `there is no getter "svn"`},
 	} {
 		got, err := parseModuleSource(c.in)

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // ModuleOptions say where a configuration's modules are installed and
@@ -300,5 +302,5 @@ func (m *Modules) Save(complete bool) error {
 	if err := os.MkdirAll(filepath.Dir(m.manifestPath()), 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(m.manifestPath(), data)
+	return atomicfile.Write(m.manifestPath(), data, atomicfile.Perm(m.manifestPath(), 0o644))
 }
