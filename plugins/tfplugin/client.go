@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
@@ -46,7 +47,7 @@ type process struct {
 func start(exe string, o Options) (*process, error) {
 	cmd := exec.Command(exe)
 	cmd.Dir = o.Dir
-	cmd.Env = append(append(os.Environ(), logLevels(o.log())...), o.Env...)
+	cmd.Env = append(append(childenv.Environ(), logLevels(o.log())...), o.Env...)
 	cmd.SysProcAttr = launch.SysProcAttr()
 	log := o.log().With("plugin", filepath.Base(exe))
 	output := slog.NewLogLogger(log.Handler(), slog.LevelInfo).Writer()

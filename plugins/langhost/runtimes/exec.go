@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/cairn-iac/cairn/internal/childenv"
 )
 
 // stopGrace is how long a cancelled program has to stop before it is
@@ -36,7 +37,7 @@ type Options struct {
 // fails is explained by how it exited and the last lines of its standard
 // error.
 func (o Options) run(ctx context.Context, lang string, cmd *exec.Cmd, env []string) *pulumirpc.RunResponse {
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(childenv.Environ(), env...)
 	tail := &tail{}
 	cmd.Stdout = orDiscard(o.Stdout)
 	cmd.Stderr = io.MultiWriter(orDiscard(o.Stderr), tail)
