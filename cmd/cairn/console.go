@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/console"
 )
 
@@ -113,6 +114,7 @@ func openBrowser(url string) error {
 		name = "open"
 	}
 	cmd := exec.Command(name, url)
+	cmd.Env = childenv.Environ()
 	if err := cmd.Start(); err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func install(ctx context.Context, out io.Writer, dir, why string, name string, a
 	line := strings.Join(append([]string{name}, args...), " ")
 	fmt.Fprintf(out, "Installing the program's dependencies with %s in %s (%s)...\n", line, dir, why)
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, out
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, childenv.Environ(), out, out
 	ownGroup(cmd)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("installing the program's dependencies: %s failed in %s: %w", line, dir, err)
