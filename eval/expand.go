@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -33,10 +34,11 @@ func (s *scopeRun) expand(v *vertex) (expansionMode, []*instance, bool) {
 		return s.expansion(v, counted, known, diags, func() []*instance { return countInstances(n) }, exp.Count.Range())
 	}
 	val, ok := s.eval(ectx, exp.ForEach)
-	if !ok || !s.refuseEphemeral(val, exp.ForEach.Range(), "Invalid forEach", "forEach is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
+	name := s.r.prog.Dialect.forEach()
+	if !ok || !s.refuseEphemeral(val, exp.ForEach.Range(), "Invalid "+name, name+" is ephemeral, or derived from an ephemeral value, which would show in the instances' keys.") {
 		return single, nil, false
 	}
-	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.Dialect.Unsecret)
+	insts, known, diags := forEachInstances(val, exp.ForEach.Range(), s.r.prog.source(exp.ForEach.Range()), s.r.prog.Dialect)
 	return s.expansion(v, keyed, known, diags, func() []*instance { return insts }, exp.ForEach.Range())
 }
 
@@ -128,28 +130,47 @@ func countInstances(n int) []*instance {
 }
 
 // forEachInstances makes one instance per key of a map or object, or per
-// string of a set, list or tuple of strings. Keys name the instances, so a
-// secret forEach, or a secret key, is refused, as Terraform refuses them; a
-// map may hold secret values under plain keys. unsecret names how the
-// language makes a value plain, for the hint.
-func forEachInstances(val cty.Value, rng hcl.Range, unsecret string) ([]*instance, bool, hcl.Diagnostics) {
+// string of a set, or of a list or tuple where the dialect takes them (see
+// Dialect.ToSet). Keys name the instances, so a secret forEach, or a secret
+// key, is refused, as Terraform refuses them; a map may hold secret values
+// under plain keys. src is the source of the forEach expression, for
+// hints ("" when not known).
+func forEachInstances(val cty.Value, rng hcl.Range, src string, d Dialect) ([]*instance, bool, hcl.Diagnostics) {
+	name := d.forEach()
 	bad := func(detail string) ([]*instance, bool, hcl.Diagnostics) {
-		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid forEach", detail)}
+		return nil, true, hcl.Diagnostics{errorDiag(rng, "Invalid "+name, detail)}
 	}
 	if val.HasMark(values.Secret) {
-		return bad(secretKeys("forEach is secret, or derived from a secret.", unsecret))
+		return bad(secretKeys(name+" is secret, or derived from a secret.", d.Unsecret))
 	}
 	val, _ = val.Unmark()
-	if !val.IsKnown() {
+	if !val.IsKnown() && (d.ToSet == "" || val.Type() == cty.DynamicPseudoType) {
 		return nil, false, nil
 	}
+	kinds := "a map, or a list or set of strings"
+	if d.ToSet != "" {
+		kinds = "a map, or a set of strings"
+	}
 	if val.IsNull() {
-		return bad("forEach is null; it must be a map, or a list or set of strings.")
+		return bad(fmt.Sprintf("%s is null; it must be %s.", name, kinds))
 	}
 	ty := val.Type()
 	byKey := ty.IsMapType() || ty.IsObjectType()
-	if !byKey && !ty.IsSetType() && !ty.IsListType() && !ty.IsTupleType() {
-		return bad(fmt.Sprintf("forEach is a %s; it must be a map, or a list or set of strings.", ty.FriendlyName()))
+	list := ty.IsListType() || ty.IsTupleType()
+	switch {
+	case list && d.ToSet != "":
+		if src == "" || strings.Contains(src, "\n") {
+			src = "<list>"
+		}
+		hint := fmt.Sprintf("make it a set with %s(%s): its strings become the keys", d.ToSet, src)
+		if !stringElements(ty) {
+			hint = fmt.Sprintf("make it a map, keyed by a unique attribute of its elements: { for o in %s : o.<name> => o }", src)
+		}
+		return bad(fmt.Sprintf("%s is a %s; it must be %s, whose keys name the instances: %s.", name, ty.FriendlyName(), kinds, hint))
+	case !byKey && !list && !ty.IsSetType():
+		return bad(fmt.Sprintf("%s is a %s; it must be %s.", name, ty.FriendlyName(), kinds))
+	case !val.IsKnown():
+		return nil, false, nil
 	}
 	var out []*instance
 	seen := map[string]bool{}
@@ -159,17 +180,19 @@ func forEachInstances(val cty.Value, rng hcl.Range, unsecret string) ([]*instanc
 			k = e
 		}
 		if k.HasMark(values.Secret) {
-			return bad(secretKeys("forEach has a secret key.", unsecret))
+			return bad(secretKeys(name+" has a secret key.", d.Unsecret))
 		}
 		k, _ = k.Unmark()
 		if !k.IsKnown() {
 			return nil, false, nil
 		}
 		switch {
-		case k.IsNull() || k.Type() != cty.String:
-			return bad(fmt.Sprintf("forEach has an element that is a %s; a list or set must hold strings, which become the keys.", k.Type().FriendlyName()))
+		case k.IsNull():
+			return bad(fmt.Sprintf("%s has a null element; it must be %s, whose strings become the keys.", name, kinds))
+		case k.Type() != cty.String:
+			return bad(fmt.Sprintf("%s has an element that is a %s; it must be %s, whose strings become the keys.", name, k.Type().FriendlyName(), kinds))
 		case seen[k.AsString()]:
-			return bad(fmt.Sprintf("forEach has the key %q twice; keys name instances, so they must be unique.", k.AsString()))
+			return bad(fmt.Sprintf("%s has the key %q twice; keys name instances, so they must be unique.", name, k.AsString()))
 		}
 		seen[k.AsString()] = true
 		out = append(out, &instance{key: k, each: e, name: quoteKey(k.AsString()), done: make(chan struct{})})
@@ -177,9 +200,41 @@ func forEachInstances(val cty.Value, rng hcl.Range, unsecret string) ([]*instanc
 	return out, true, nil
 }
 
+// stringElements reports whether the elements of a list or tuple type are
+// strings.
+func stringElements(ty cty.Type) bool {
+	if ty.IsListType() {
+		return ty.ElementType() == cty.String
+	}
+	for _, e := range ty.TupleElementTypes() {
+		if e != cty.String {
+			return false
+		}
+	}
+	return true
+}
+
+// forEach is the name of the dialect's forEach argument.
+func (d Dialect) forEach() string {
+	if d.ForEach == "" {
+		return "forEach"
+	}
+	return d.ForEach
+}
+
 // secretKeys explains a forEach refused for its secret keys, and what to do.
 func secretKeys(what, unsecret string) string {
 	return what + " Its keys would name the instances, in their URNs, which the state keeps in plain text. " +
 		"If the keys are not secret, make them plain with " + unsecret + " (a map may keep secret values under plain keys); " +
 		"otherwise key the instances by values that are not secret."
+}
+
+// source returns the text of the program's source in rng, or "" when the
+// program does not hold its file.
+func (p *Program) source(rng hcl.Range) string {
+	f := p.Files[rng.Filename]
+	if f == nil || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte {
+		return ""
+	}
+	return string(rng.SliceBytes(f.Bytes))
 }

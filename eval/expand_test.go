@@ -70,7 +70,7 @@ func TestForEachInstances(t *testing.T) {
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
-			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "unsecret()")
+			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "", Dialect{Unsecret: "unsecret()"})
 			if test.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags[0].Detail, test.wantErr) {
 					t.Fatalf("wrong diagnostics\ngot:  %v\nwant: %s", diags, test.wantErr)
@@ -86,6 +86,49 @@ func TestForEachInstances(t *testing.T) {
 			}
 			if got := strings.Join(parts, " "); got != test.want {
 				t.Errorf("wrong result\ngot:  %s\nwant: %s", got, test.want)
+			}
+		})
+	}
+}
+
+// TestForEachInstancesTerraform checks for_each where the dialect takes,
+// as Terraform, only a map or a set of strings: a list or tuple is refused
+// with the way to make a set of it.
+func TestForEachInstancesTerraform(t *testing.T) {
+	str := cty.StringVal
+	tf := Dialect{Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset"}
+	tests := map[string]struct {
+		val   cty.Value
+		want  string // instance names, or the error's detail
+		known bool
+	}{
+		"map":          {cty.MapVal(map[string]cty.Value{"a": str("1")}), `"a"`, true},
+		"set":          {cty.SetVal([]cty.Value{str("p"), str("q")}), `"p" "q"`, true},
+		"unknown map":  {cty.UnknownVal(cty.Map(cty.String)), ``, false},
+		"unknown":      {cty.DynamicVal, ``, false},
+		"tuple":        {cty.TupleVal([]cty.Value{str("one")}), `for_each is a tuple; it must be a map, or a set of strings, whose keys name the instances: make it a set with toset(var.names): its strings become the keys.`, true},
+		"objects":      {cty.TupleVal([]cty.Value{cty.EmptyObjectVal}), `for_each is a tuple; it must be a map, or a set of strings, whose keys name the instances: make it a map, keyed by a unique attribute of its elements: { for o in var.names : o.<name> => o }.`, true},
+		"list":         {cty.ListVal([]cty.Value{str("one")}), `for_each is a list of string; it must be a map, or a set of strings`, true},
+		"unknown list": {cty.UnknownVal(cty.List(cty.String)), `for_each is a list of string`, true},
+		"numbers":      {cty.SetVal([]cty.Value{cty.NumberIntVal(3)}), `for_each has an element that is a number; it must be a map, or a set of strings`, true},
+		"null element": {cty.SetVal([]cty.Value{cty.NullVal(cty.String)}), `for_each has a null element`, true},
+		"secret":       {cty.SetVal([]cty.Value{str("k").Mark(values.Secret)}), `for_each is secret, or derived from a secret. Its keys would name the instances, in their URNs, which the state keeps in plain text. If the keys are not secret, make them plain with nonsensitive()`, true},
+	}
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			insts, known, diags := forEachInstances(test.val, hcl.Range{}, "var.names", tf)
+			var got []string
+			for _, in := range insts {
+				got = append(got, in.name)
+			}
+			if diags.HasErrors() {
+				if diags[0].Summary != "Invalid for_each" {
+					t.Errorf("wrong summary %q", diags[0].Summary)
+				}
+				got = []string{diags[0].Detail}
+			}
+			if known != test.known || !strings.HasPrefix(strings.Join(got, " "), test.want) || test.want == "" && len(got) > 0 {
+				t.Errorf("wrong result\ngot:  %q known=%v\nwant: %q known=%v", got, known, test.want, test.known)
 			}
 		})
 	}

@@ -229,9 +229,9 @@ type Get struct {
 }
 
 // Expansion makes several instances of a node: Count instances keyed 0..n-1,
-// or one per key of ForEach (a map, or a set or list of strings). Both nil: a
-// single instance. Inside, count.index, each.key and each.value name the
-// instance.
+// or one per key of ForEach (a map, or a set or list of strings: see
+// Dialect.ToSet). Both nil: a single instance. Inside, count.index,
+// each.key and each.value name the instance.
 type Expansion struct {
 	Count   hcl.Expression
 	ForEach hcl.Expression
@@ -434,4 +434,13 @@ type Dialect struct {
 	// Unsecret is how the language makes a secret value plain, for hints
 	// ("nonsensitive()").
 	Unsecret string
+	// ForEach is the name of the argument that expands a node by keys
+	// ("for_each"); empty, "forEach".
+	ForEach string
+	// ToSet, when set, is the function that makes a set of a list
+	// ("toset"), and means that ForEach takes only a map or a set of
+	// strings, as Terraform's for_each does: a list or tuple is refused,
+	// with a call of ToSet as the hint. Empty, a list or tuple of strings
+	// is taken too (Pulumi YAML's forEach).
+	ToSet string
 }

@@ -3,7 +3,9 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/cairn-iac/cairn/engine/policy"
+	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/eval/funcs"
 	"github.com/cairn-iac/cairn/eval/values"
 )
@@ -31,9 +34,17 @@ type PolicyPack struct {
 	// Files are the sources of the rules, for diagnostics.
 	Files map[string]*hcl.File
 	Dir   string // the directory file functions resolve paths against
+	// Schemas, when set, gives the inputs of the resource types: a name a
+	// resource rule refers to that is neither an input of the resource's
+	// type nor resource is then an error that names it. Without it, or for
+	// a type it has no schema of, every name is an input, null where the
+	// resource does not set it.
+	Schemas SchemaSource
 
 	fnsOnce sync.Once
 	fns     map[string]function.Function
+	mu      sync.Mutex
+	inputs  map[string][]string // the input names of resource types, nil where not known
 }
 
 // Rule is one policy of a PolicyPack.
@@ -60,8 +71,12 @@ func (p *PolicyPack) Name() string { return p.Pack }
 func (p *PolicyPack) Close() error { return nil }
 
 // Analyze implements policy.Analyzer.
-func (p *PolicyPack) Analyze(_ context.Context, r policy.Resource) ([]policy.Violation, error) {
+func (p *PolicyPack) Analyze(ctx context.Context, r policy.Resource) ([]policy.Violation, error) {
 	obj := resourceObject(r)
+	var inputs []string
+	if r.Custom && !resource.IsProviderType(r.Type) {
+		inputs = p.inputNames(ctx, r.Type)
+	}
 	var out []policy.Violation
 	for _, rule := range p.Rules {
 		if rule.Stack || rule.Level == policy.Disabled || !selects(rule.Types, r.Type) {
@@ -69,14 +84,19 @@ func (p *PolicyPack) Analyze(_ context.Context, r policy.Resource) ([]policy.Vio
 		}
 		// An input the resource does not set is null.
 		vars := map[string]cty.Value{}
-		for _, t := range rule.variables() {
-			vars[t.RootName()] = cty.NullVal(cty.DynamicPseudoType)
+		for _, name := range inputs {
+			vars[name] = cty.NullVal(cty.DynamicPseudoType)
+		}
+		if inputs == nil {
+			for _, t := range rule.variables() {
+				vars[t.RootName()] = cty.NullVal(cty.DynamicPseudoType)
+			}
 		}
 		for k, v := range r.Inputs {
 			vars[k] = values.FromEngine(v)
 		}
 		vars["resource"] = obj
-		v, err := p.violation(rule, vars)
+		v, err := p.violation(rule, r.Type, vars)
 		if err != nil {
 			return nil, fmt.Errorf("policy %s, on %s: %w", rule.Name, r.URN, err)
 		}
@@ -100,7 +120,7 @@ func (p *PolicyPack) AnalyzeStack(_ context.Context, rs []policy.Resource) ([]po
 		if !rule.Stack || rule.Level == policy.Disabled {
 			continue
 		}
-		v, err := p.violation(rule, vars)
+		v, err := p.violation(rule, "", vars)
 		if err != nil {
 			return nil, fmt.Errorf("stack policy %s: %w", rule.Name, err)
 		}
@@ -111,10 +131,39 @@ func (p *PolicyPack) AnalyzeStack(_ context.Context, rs []policy.Resource) ([]po
 	return out, nil
 }
 
-// violation evaluates a rule's condition and, when it is false, its message.
-func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.Violation, error) {
+// inputNames returns the names of the inputs of a resource type, as its
+// package's schema lists them, or nil when it is not known.
+func (p *PolicyPack) inputNames(ctx context.Context, typ string) []string {
+	if p.Schemas == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if names, ok := p.inputs[typ]; ok {
+		return names
+	}
+	var names []string
+	if pkg, err := p.Schemas.Schema(ctx, resource.TypePackage(typ), ""); err == nil && pkg != nil && pkg.Resources[typ] != nil {
+		names = append(slices.Sorted(maps.Keys(pkg.Resources[typ].InputProperties)), "resource")
+	}
+	if p.inputs == nil {
+		p.inputs = map[string][]string{}
+	}
+	p.inputs[typ] = names
+	return names
+}
+
+// violation evaluates a rule's condition and, when it is false, its
+// message; typ is the type of the resource, "" for a stack rule. A
+// message that cannot be evaluated does not hide the
+// violation: the description (or the rule's name) stands for it, followed
+// by the message's error.
+func (p *PolicyPack) violation(rule *Rule, typ string, vars map[string]cty.Value) (*policy.Violation, error) {
 	p.fnsOnce.Do(func() { p.fns = funcs.Functions(funcs.Options{BaseDir: p.Dir, RootDir: p.Dir}) })
 	ectx := &hcl.EvalContext{Variables: vars, Functions: p.fns}
+	if diags := undefinedNames(rule.Condition, vars, typ); diags.HasErrors() {
+		return nil, evalError("condition", diags)
+	}
 	val, diags := rule.Condition.Value(ectx)
 	if diags.HasErrors() {
 		return nil, evalError("condition", diags)
@@ -129,28 +178,53 @@ func (p *PolicyPack) violation(rule *Rule, vars map[string]cty.Value) (*policy.V
 		return nil, nil
 	}
 	v := &policy.Violation{Pack: p.Pack, Policy: rule.Name, Description: rule.Description, Message: rule.Description, Level: rule.Level}
+	if v.Message == "" {
+		v.Message = fmt.Sprintf("Policy %s is violated.", rule.Name)
+	}
 	if rule.Message != nil {
-		m, err := message(rule.Message, ectx)
-		if err != nil {
-			return nil, err
+		m, diags := "", undefinedNames(rule.Message, vars, typ)
+		if !diags.HasErrors() {
+			m, diags = message(rule.Message, ectx)
 		}
-		if m != "" {
+		switch {
+		case diags.HasErrors():
+			v.Message += " (Its message failed: " + diagnosticsText(diags) + ")"
+		case m != "":
 			v.Message = m
 		}
 	}
 	return v, nil
 }
 
+// undefinedNames reports the names expr refers to that vars, the scope
+// of a rule on a resource of type typ, does not define, with the closest
+// names that it does.
+func undefinedNames(expr hcl.Expression, vars map[string]cty.Value, typ string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		name := t.RootName()
+		if _, ok := vars[name]; ok {
+			continue
+		}
+		detail := fmt.Sprintf("%s is not an input of %s (by the names of its schema), nor resource, the resource's urn, type, name and inputs.", name, typ)
+		if s := Suggest(name, slices.Collect(maps.Keys(vars))); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		diags = append(diags, errorDiag(t.SourceRange(), "Unknown name", detail))
+	}
+	return diags
+}
+
 // message renders a rule's message: each part of a template on its own, so
 // that a secret part shows as [secret] and the rest as written, and a part
 // not known yet (in a preview) as (known after apply).
-func message(expr hcl.Expression, ectx *hcl.EvalContext) (string, error) {
+func message(expr hcl.Expression, ectx *hcl.EvalContext) (string, hcl.Diagnostics) {
 	if t, ok := expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) > 1 {
 		var b strings.Builder
 		for _, part := range t.Parts {
-			s, err := message(part, ectx)
-			if err != nil {
-				return "", err
+			s, diags := message(part, ectx)
+			if diags.HasErrors() {
+				return "", diags
 			}
 			b.WriteString(s)
 		}
@@ -158,7 +232,7 @@ func message(expr hcl.Expression, ectx *hcl.EvalContext) (string, error) {
 	}
 	m, diags := expr.Value(ectx)
 	if diags.HasErrors() {
-		return "", evalError("message", diags)
+		return "", diags
 	}
 	if m.ContainsMarked() && hasSecret(m) {
 		return "[secret]", nil
@@ -171,15 +245,21 @@ func message(expr hcl.Expression, ectx *hcl.EvalContext) (string, error) {
 	}
 	s, err := convert.Convert(m, cty.String)
 	if err != nil {
-		return "", evalError("message", hcl.Diagnostics{errorDiag(expr.Range(), "Invalid message",
-			fmt.Sprintf("The message must be text; this is a %s.", m.Type().FriendlyName()))})
+		return "", hcl.Diagnostics{errorDiag(expr.Range(), "Invalid message",
+			fmt.Sprintf("The message must be text; this is a %s.", m.Type().FriendlyName()))}
 	}
 	return s.AsString(), nil
 }
 
-// evalError reports the errors of evaluating a rule's condition or message
-// on one line, each with its position: "file:line:column: what: detail".
+// evalError reports the errors of evaluating a rule's condition (see
+// diagnosticsText).
 func evalError(what string, diags hcl.Diagnostics) error {
+	return fmt.Errorf("evaluating its %s: %s", what, diagnosticsText(diags))
+}
+
+// diagnosticsText puts errors on one line, each with its position:
+// "file:line:column: what: detail".
+func diagnosticsText(diags hcl.Diagnostics) string {
 	var msgs []string
 	for _, d := range diags.Errs() {
 		text := d.Error()
@@ -194,7 +274,7 @@ func evalError(what string, diags hcl.Diagnostics) error {
 		}
 		msgs = append(msgs, text)
 	}
-	return fmt.Errorf("evaluating its %s: %s", what, strings.Join(msgs, "; "))
+	return strings.Join(msgs, "; ")
 }
 
 func hasSecret(v cty.Value) bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/eval"
 )
 
@@ -88,14 +89,61 @@ func TestPolicyPackEvaluationError(t *testing.T) {
 	}
 }
 
-// An error in a message is reported with its position, on one line.
+// An error in a message is reported with its position, on one line, in
+// the violation, which the description (or the rule's name) stands for.
 func TestPolicyPackMessageError(t *testing.T) {
-	r := &eval.Rule{Name: "r", Level: policy.Advisory, Condition: expr(t, `false`), Message: expr(t, `"${resource.nme} is short"`)}
-	p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
-	_, err := p.Analyze(context.Background(), policy.Resource{URN: "urn:x"})
-	want := `policy r, on urn:x: evaluating its message: test.hcl:1:12: Unsupported attribute: This object does not have an attribute named "nme".`
-	if err == nil || err.Error() != want {
-		t.Errorf("error = %v, want %s", err, want)
+	for desc, want := range map[string]string{
+		"":              `Policy r is violated. (Its message failed: test.hcl:1:12: Unsupported attribute: This object does not have an attribute named "nme".)`,
+		"Be not short.": `Be not short. (Its message failed: test.hcl:1:12: Unsupported attribute: This object does not have an attribute named "nme".)`,
+	} {
+		r := &eval.Rule{Name: "r", Description: desc, Level: policy.Advisory, Condition: expr(t, `false`), Message: expr(t, `"${resource.nme} is short"`)}
+		p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}}
+		vs, err := p.Analyze(context.Background(), policy.Resource{URN: "urn:x"})
+		if err != nil || len(vs) != 1 || vs[0].Message != want {
+			t.Errorf("violations = %+v, %v; want one with the message %s", vs, err, want)
+		}
+	}
+}
+
+// bucketSchema serves a schema whose bucket type has the inputs acl and
+// tags.
+type bucketSchema struct{}
+
+func (bucketSchema) Schema(_ context.Context, pkg, _ string) (*schema.Package, error) {
+	return &schema.Package{Name: pkg, Resources: map[string]*schema.Resource{
+		"aws:s3/bucket:Bucket": {InputProperties: map[string]*schema.Property{"acl": {}, "tags": {}}},
+	}}, nil
+}
+
+// With the schemas, a name that is not an input of the resource's type is
+// an error that names it, where it is written, with the closest input; an
+// input the resource does not set is null.
+func TestPolicyPackUndefinedName(t *testing.T) {
+	bucket := policy.Resource{URN: "urn:b", Type: "aws:s3/bucket:Bucket", Custom: true, Inputs: resource.Map{"acl": resource.String("private")}}
+	for _, tc := range []struct {
+		condition, message, want string
+	}{
+		{`length(tgas) < 3`, ``, `policy r, on urn:b: evaluating its condition: test.hcl:1:8: Unknown name: tgas is not an input of aws:s3/bucket:Bucket (by the names of its schema), nor resource, the resource's urn, type, name and inputs. Did you mean "tags"?`},
+		{`tags == null && acl == "private"`, ``, ``},
+		{`false`, `"${resource.name} has ${lenght(acl)}"`, `violation: Policy r is violated. (Its message failed: test.hcl:1:25: Call to unknown function: There is no function named "lenght". Did you mean "length"?)`},
+		{`false`, `"${resource.name} is ${alc}"`, `violation: Policy r is violated. (Its message failed: test.hcl:1:24: Unknown name: alc is not an input of aws:s3/bucket:Bucket (by the names of its schema), nor resource, the resource's urn, type, name and inputs. Did you mean "acl"?)`},
+	} {
+		r := &eval.Rule{Name: "r", Level: policy.Advisory, Condition: expr(t, tc.condition)}
+		if tc.message != "" {
+			r.Message = expr(t, tc.message)
+		}
+		p := &eval.PolicyPack{Pack: "pack", Rules: []*eval.Rule{r}, Schemas: bucketSchema{}}
+		vs, err := p.Analyze(context.Background(), bucket)
+		got := ""
+		switch {
+		case err != nil:
+			got = err.Error()
+		case len(vs) > 0:
+			got = "violation: " + vs[0].Message
+		}
+		if got != tc.want {
+			t.Errorf("%s, %s:\ngot:  %s\nwant: %s", tc.condition, tc.message, got, tc.want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -26,8 +27,10 @@ func consoleCommand() *cli.Command {
 		UsageText: "cairn console\ncairn console --no-browser\ncairn console --plan plan.json\n" +
 			"cairn console --listen 0.0.0.0:8080   # reachable from other machines",
 		Description: `Serves a read-only web console from the cairn binary, on 127.0.0.1 at a
-free port, prints its address and opens it in the browser, on the page of the
-current stack (the list of stacks outside a project). The address carries a
+free port, prints its address and opens it in the browser ($BROWSER, else
+xdg-open), on the page of the current stack (the list of stacks outside a
+project), through a page in a file only the user can read, so that the
+token stays off the command line. The address carries a
 token made for this run: without it the console shows nothing of the stacks.
 The console never writes to the backend, needs no passphrase, and shows every
 secret as [secret]. Pages follow an operation while it runs. It serves until
@@ -68,7 +71,12 @@ func consoleRun(c *cli.Context) error {
 	}
 	fmt.Fprintf(s.stdout, "The console of %s is at\n\n    %s\n\nIt serves until interrupted (Ctrl-C).\n", s.backend.URL(), con.URL())
 	if !c.Bool("no-browser") {
-		if err := openBrowser(con.URL()); err != nil {
+		page, remove, err := con.RedirectPage("")
+		if err == nil {
+			defer remove()
+			err = openBrowser(page)
+		}
+		if err != nil {
 			s.warn(fmt.Sprintf("could not open a browser (%v): open the address above", err))
 		}
 	}
@@ -107,13 +115,27 @@ func consoleStack(s *session, needStack bool) (backend.StackRef, error) {
 	return ref, nil
 }
 
-// openBrowser opens url in the user's browser, without waiting for it.
+// openBrowser opens url in the user's browser, without waiting for it:
+// with the command $BROWSER names (the first of its list, "%s" standing
+// for the URL, else the URL added at the end), else xdg-open (open on
+// macOS).
 func openBrowser(url string) error {
 	name := "xdg-open"
 	if runtime.GOOS == "darwin" {
 		name = "open"
 	}
-	cmd := exec.Command(name, url)
+	args := []string{name, url}
+	first, _, _ := strings.Cut(os.Getenv("BROWSER"), string(os.PathListSeparator))
+	if f := strings.Fields(first); len(f) > 0 {
+		args = f
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(a, "%s", url)
+		}
+		if !strings.Contains(first, "%s") {
+			args = append(args, url)
+		}
+	}
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = childenv.Environ()
 	if err := cmd.Start(); err != nil {
 		return err

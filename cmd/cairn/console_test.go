@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cairn-iac/cairn/internal/chromiumtest"
@@ -86,37 +87,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 
 	// The console prints its address, then serves until interrupted.
-	con := command("console", "--no-browser")
-	stdout, err := con.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	con.Stderr = &stderr
-	if err := con.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		con.Process.Signal(os.Interrupt)
-		if err := con.Wait(); err != nil || stderr.Len() > 0 {
-			t.Errorf("cairn console, interrupted: %v\n%s", err, stderr.String())
-		}
-	})
-	url := ""
-	address := regexp.MustCompile(`^ +(http://127\.0\.0\.1:\d+/stacks/shop/dev#token=[A-Za-z0-9_-]{43})$`)
-	lines := bufio.NewScanner(stdout)
-	for url == "" && lines.Scan() {
-		if m := address.FindStringSubmatch(lines.Text()); m != nil {
-			url = m[1]
-		}
-	}
-	if url == "" {
-		t.Fatal("cairn console printed no address of the stack's page")
-	}
-	go func() {
-		for lines.Scan() {
-		}
-	}()
+	m, _ := startConsole(t, command("console", "--no-browser"), regexp.MustCompile(`^ +(http://127\.0\.0\.1:\d+/stacks/shop/dev#token=[A-Za-z0-9_-]{43})$`))
+	url := m[1]
 
 	p := b.NewPage(t)
 	p.Navigate(url)
@@ -177,4 +149,40 @@ outputs:
 	}
 	p.WaitFor(`document.querySelectorAll("tr.record").length == 3 && document.querySelector('li[data-urn$="::slow"]') != null && ` +
 		`document.querySelector(".stack-head .badge.running") == null && window.notReloaded`)
+}
+
+// startConsole starts cmd, a `cairn console`, and returns the submatches
+// of the first line of its standard output that address matches, and a
+// function that interrupts it, once, and checks that it ends cleanly,
+// which the test's end calls too.
+func startConsole(t *testing.T, cmd *exec.Cmd, address *regexp.Regexp) ([]string, func()) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop := sync.OnceFunc(func() {
+		cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+			t.Errorf("cairn console, interrupted: %v\n%s", err, stderr.String())
+		}
+	})
+	t.Cleanup(stop)
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		if m := address.FindStringSubmatch(lines.Text()); m != nil {
+			go func() {
+				for lines.Scan() {
+				}
+			}()
+			return m, stop
+		}
+	}
+	t.Fatalf("cairn console printed no line matching %s", address)
+	return nil, nil
 }

@@ -22,12 +22,13 @@ var (
 // policy files, those of --policy, and the packs of --policy-pack. The
 // caller closes them.
 func (r *operation) analyzers() ([]policy.Analyzer, error) {
-	packs, files, diags := langpolicy.Load(r.s.project.Dir, r.c.StringSlice("policy"))
+	schemas := eval.ProviderSchemas(r.host)
+	packs, files, diags := langpolicy.Load(r.s.project.Dir, r.c.StringSlice("policy"), schemas)
 	if diags.HasErrors() {
 		return nil, &eval.DiagnosticsError{Diags: diags, Files: files}
 	}
 	w := &eval.DiagnosticWriter{Files: files, Width: 100}
-	packs = langpolicy.WarnUnmatchedTypes(packs, eval.ProviderSchemas(r.host), func(d *hcl.Diagnostic) { r.relay.diag(warningEvent(w, d)) })
+	packs = langpolicy.WarnUnmatchedTypes(packs, schemas, func(d *hcl.Diagnostic) { r.relay.diag(warningEvent(w, d)) })
 	confs := r.c.StringSlice("policy-pack-config")
 	paths := r.c.StringSlice("policy-pack")
 	if len(confs) > len(paths) {

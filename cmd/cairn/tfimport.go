@@ -39,6 +39,9 @@ func importTerraform(c *cli.Context, path string) (err error) {
 	if err != nil {
 		return err
 	}
+	if w := st.Untested(); w != "" {
+		s.warn(path + ": " + w)
+	}
 	if err := s.useStack(); err != nil {
 		return err
 	}

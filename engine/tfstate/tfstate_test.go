@@ -20,9 +20,38 @@ func TestReadVersions(t *testing.T) {
 		{`{"version": 5}`, "format version is 5, newer than the version 4"},
 		{`{"serial": 1}`, "it has no format version"},
 		{`not json`, "not valid JSON"},
+		{`{"version": 0}`, "format version is 0, which no Terraform writes"},
+		{`{"version": 4, "resources": [
+			{"mode": "managed", "type": "null_resource", "name": "a", "instances": [{"attributes": {"id": "1"}}]},
+			{"mode": "data", "type": "null_resource", "name": "a", "instances": []},
+			{"module": "module.m", "mode": "managed", "type": "null_resource", "name": "a", "instances": []},
+			{"mode": "managed", "type": "null_resource", "name": "a", "instances": [{"attributes": {"id": "2"}}]}]}`,
+			"it lists the resource null_resource.a twice (resources[0] and resources[3])"},
+		{`{"version": 4, "resources": [{"module": "module.m[\"x\"]", "mode": "managed", "type": "null_resource", "name": "a", "instances": [
+			{"index_key": 1, "attributes": {"id": "1"}}, {"index_key": 0, "attributes": {"id": "0"}}, {"index_key": 1, "deposed": "00000001", "attributes": {"id": "d"}},
+			{"index_key": 1, "attributes": {"id": "2"}}]}]}`,
+			`it lists the object of module.m["x"].null_resource.a[1] twice (in resources[0])`},
 	} {
 		if _, err := tfstate.Read([]byte(tc.data)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Read(%s) = %v, want an error saying %q", tc.data, err, tc.want)
+		}
+	}
+}
+
+// TestUntested warns of a state that a release newer than those Cairn
+// was tested with wrote.
+func TestUntested(t *testing.T) {
+	for _, tc := range []struct{ version, want string }{
+		{"1.11.4", ""}, {"1.12.6", ""}, {"0.12.31", ""}, {"not-a-number", ""},
+		{"1.13.0", "written by Terraform (or OpenTofu) 1.13.0, newer than the releases Cairn was tested with (Terraform 1.11, OpenTofu 1.12)"},
+		{"2.0.0-beta1", "written by Terraform (or OpenTofu) 2.0.0-beta1"},
+	} {
+		st, err := tfstate.Read([]byte(`{"version": 4, "terraform_version": "` + tc.version + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Untested(); !strings.Contains(got, tc.want) || tc.want == "" && got != "" {
+			t.Errorf("Untested() of %s = %q, want %q", tc.version, got, tc.want)
 		}
 	}
 }

@@ -56,11 +56,18 @@ func (c *Console) authorized(r *http.Request) bool {
 }
 
 // grant gives the browser the token's cookie, for the session: HttpOnly,
-// so no script reads it, and SameSite=Strict, so no other site's page
-// sends it.
+// so no script reads it; SameSite=Strict, so no other site's page sends
+// it; and for the API's paths only (Path=/api/), since browsers send a
+// cookie of 127.0.0.1 to every port of it, whichever service listens
+// there: another service on the host gets it only with requests for its
+// own /api/ paths, never with its pages. Its name holds the console's
+// port, so that two consoles do not take each other's.
 func (c *Console) grant(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: c.cookie, Value: c.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: c.cookie, Value: c.token, Path: cookiePath, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
+
+// cookiePath is the prefix of the requests that need the token's cookie.
+const cookiePath = "/api/"
 
 // session is POST /api/session, {"token": "…"}: the page's script gives
 // the token of its URL's fragment, and gets the cookie if it is right.

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,14 +52,48 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 	token := s.token
 	resp, _ = do(t, c, "POST", s.base+"/api/session", `{"token": "`+token+`"}`)
 	ck := resp.Cookies()
-	if resp.StatusCode != http.StatusNoContent || len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode ||
+	if resp.StatusCode != http.StatusNoContent || len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/api/" ||
 		ck[0].Value != token || ck[0].Name != s.cookie || !strings.HasSuffix(s.cookie, "-"+s.base[strings.LastIndex(s.base, ":")+1:]) {
-		t.Fatalf("POST /api/session with the token: %s, cookies %v; want 204 and an HttpOnly SameSite=Strict cookie named for the port", resp.Status, ck)
+		t.Fatalf("POST /api/session with the token: %s, cookies %v; want 204 and an HttpOnly SameSite=Strict cookie for /api/ named for the port", resp.Status, ck)
 	}
 	for _, p := range apiPaths {
 		if resp, body := do(t, c, "GET", s.base+p, ""); resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s with the cookie: %s %s", p, resp.Status, body)
 		}
+	}
+}
+
+// TestCookieScope checks the token's cookie as a browser keeps it, for
+// 127.0.0.1 whatever the port: two consoles at once each keep their own,
+// and neither's goes to the pages of another service on 127.0.0.1, nor to
+// the consoles' own pages.
+func TestCookieScope(t *testing.T) {
+	f := newFixture(t)
+	one, two := serve(t, Options{Stacks: f.backend}), serve(t, Options{Stacks: f.backend})
+	var sent []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent = append(sent, r.URL.Path+": "+r.Header.Get("Cookie"))
+	}))
+	defer other.Close()
+	c := client(t)
+	one.login(t, c)
+	two.login(t, c)
+	for _, s := range []*server{one, two} {
+		if resp, body := do(t, c, "GET", s.base+"/api/stacks", ""); resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s/api/stacks with both consoles' cookies: %s %s", s.base, resp.Status, body)
+		}
+	}
+	for _, p := range []string{"/", "/stacks/shop/dev", "/index.html"} {
+		do(t, c, "GET", other.URL+p, "")
+	}
+	for _, got := range sent {
+		if !strings.HasSuffix(got, ": ") {
+			t.Errorf("another service on 127.0.0.1 got the console's cookie: %s", got)
+		}
+	}
+	u, _ := url.Parse(one.base + "/stacks/shop/dev")
+	if ck := c.Jar.Cookies(u); len(ck) != 0 {
+		t.Errorf("the console's own pages are sent its cookies: %v", ck)
 	}
 }
 

@@ -9,7 +9,9 @@
 // /api/ only to a browser holding its token: each console makes a random
 // token, which its URL carries in the fragment (#token=…, given to the
 // server by the page's script) or the query (?token=…, exchanged by a
-// redirect) and which becomes an HttpOnly, SameSite=Strict cookie.
+// redirect) and which becomes an HttpOnly, SameSite=Strict cookie for
+// /api/ only. RedirectPage writes a private page leading to the URL, for a
+// browser to open without the token on its command line.
 //
 //	ln, err := net.Listen("tcp", "127.0.0.1:0")
 //	c, err := console.New(ln, console.Options{Stacks: b, Current: ref})

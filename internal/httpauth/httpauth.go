@@ -12,8 +12,11 @@ import (
 // Guard returns a copy of base (nil means Go's default client) that drops
 // the Authorization header of a redirected request unless keep says the
 // redirect's target may see it; via holds the requests made so far, the
-// first of them the original. Like Go's default, it stops after 10
-// redirects, unless base has a redirect policy of its own.
+// first of them the original. Whatever keep says, the header is dropped
+// once the chain of redirects has gone from https to another scheme: a
+// token sent over plain HTTP is readable on the way, whichever host it is
+// for. Like Go's default, it stops after 10 redirects, unless base has a
+// redirect policy of its own.
 func Guard(base *http.Client, keep func(req *http.Request, via []*http.Request) bool) *http.Client {
 	c := http.Client{}
 	if base != nil {
@@ -21,7 +24,7 @@ func Guard(base *http.Client, keep func(req *http.Request, via []*http.Request) 
 	}
 	next := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !keep(req, via) {
+		if downgraded(req, via) || !keep(req, via) {
 			req.Header.Del("Authorization")
 		}
 		if next != nil {
@@ -33,4 +36,18 @@ func Guard(base *http.Client, keep func(req *http.Request, via []*http.Request) 
 		return nil
 	}
 	return &c
+}
+
+// downgraded reports whether a request made over https was redirected,
+// now or on the way, to a URL of another scheme.
+func downgraded(req *http.Request, via []*http.Request) bool {
+	if via[0].URL.Scheme != "https" {
+		return false
+	}
+	for _, r := range via[1:] {
+		if r.URL.Scheme != "https" {
+			return true
+		}
+	}
+	return req.URL.Scheme != "https"
 }

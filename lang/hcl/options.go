@@ -451,8 +451,15 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 	attrs, diags := rp.Body.JustAttributes()
 	m.report(diags)
 	for _, a := range sortedAttributes(attrs) {
-		m.l.pkgs.declared[a.Name] = true
-		v, diags := a.Expr.Value(nil)
+		if !terraform {
+			m.l.pkgs.declared[a.Name] = true
+			m.localNames[a.Name] = a.Name
+		}
+		expr := a.Expr
+		if terraform {
+			expr = m.withoutAliases(expr, a.Name)
+		}
+		v, diags := expr.Value(nil)
 		m.report(diags)
 		o := &eval.ResourceOptions{}
 		var spec workspace.PackageSpec
@@ -460,7 +467,7 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 		case diags.HasErrors():
 			continue
 		case terraform && v.Type() == cty.String && !v.IsNull():
-			m.terraformProvider(a, "hashicorp/"+a.Name, v.AsString())
+			m.terraformProvider(a, ImpliedProvider(a.Name), v.AsString())
 			continue
 		case v.Type() == cty.String && !v.IsNull():
 			o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
@@ -469,7 +476,7 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 			if terraform {
 				src, ok := stringAttr(fields, "source")
 				if !ok {
-					src = "hashicorp/" + a.Name
+					src = ImpliedProvider(a.Name)
 				}
 				ver, _ := stringAttr(fields, "version")
 				m.terraformProvider(a, src, ver)
@@ -503,6 +510,26 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 	}
 }
 
+// withoutAliases returns a required_providers entry without its
+// configuration_aliases, which declare the configurations a module's
+// caller passes under aliases (see configurationAliases).
+func (m *module) withoutAliases(e hcl.Expression, local string) hcl.Expression {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return e
+	}
+	out := *obj
+	out.Items = nil
+	for _, item := range obj.Items {
+		if k := hcl.ExprAsKeyword(item.KeyExpr); k == "configuration_aliases" {
+			m.configurationAliases(local, item.ValueExpr)
+			continue
+		}
+		out.Items = append(out.Items, item)
+	}
+	return &out
+}
+
 // stringAttr returns the string attribute k of an object's attributes.
 func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 	v, ok := attrs[k]
@@ -512,30 +539,24 @@ func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 	return v.AsString(), true
 }
 
-// terraformProvider declares the Terraform provider at source, at the
-// newest version meeting constraints, as the package a.Name: the plugin
-// Options.TerraformProviders serves it, parameterized with both. The
-// package is named after the provider's type, as its resource types are.
+// terraformProvider reads the required_providers entry a of a terraform
+// block: the Terraform provider at source, at the newest version meeting
+// constraints, is the provider of the local name a.Name in the module
+// (see requireTerraform). terraform.io/builtin/terraform is the built-in
+// provider of the package terraform.
 func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string) {
-	typ := source[strings.LastIndexByte(source, '/')+1:]
+	addr := ProviderAddress(source)
 	switch {
-	case strings.Count(source, "/") > 2 || typ == "":
+	case addr == "":
 		m.errorf(a.Expr.Range(), "Invalid provider source", "%q is not a Terraform provider source address: write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", source)
-		return
-	case !strings.EqualFold(typ, a.Name):
-		m.errorf(a.NameRange, "Invalid provider local name", "Cairn names the package of a Terraform provider after its type: write %s = { source = %q, … }.", strings.ToLower(typ), source)
-		return
+	case addr == BuiltinTerraform:
+		m.localNames[a.Name] = "terraform"
+	case strings.HasPrefix(addr, "terraform.io/builtin/"):
+		m.errorf(a.Expr.Range(), "Unknown built-in provider", "%s is not a built-in provider: the one built-in provider is %s.", source, BuiltinTerraform)
 	case m.l.opts.TerraformProviders == "":
 		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)
-		return
-	}
-	m.l.pkgs.tf[a.Name] = true
-	spec := workspace.PackageSpec{Source: m.l.opts.TerraformProviders, Parameters: []string{source}}
-	if constraints != "" {
-		spec.Parameters = append(spec.Parameters, constraints)
-	}
-	if m.l.opts.DeclarePackage != nil {
-		m.l.opts.DeclarePackage(a.Name, spec)
+	default:
+		m.requireTerraform(a.Name, source, constraints, false, a.Expr.Range())
 	}
 }
 

@@ -133,21 +133,6 @@ func TestTerraformBlockErrors(t *testing.T) {
 	}
 }
 
-// TestTerraformLocalName requires the package of a Terraform provider to
-// be named after its type.
-func TestTerraformLocalName(t *testing.T) {
-	_, errs, _ := loadTF(t, `
-terraform {
-  required_providers {
-    other = { source = "acme/tfx" }
-  }
-}
-`)
-	if !strings.Contains(errs, `write tfx = { source = "acme/tfx"`) {
-		t.Errorf("errors: %s", errs)
-	}
-}
-
 // TestLockFileIsNotProgram loads a project beside its .terraform.lock.hcl,
 // whose provider blocks are not the program's: hidden files are left out.
 func TestLockFileIsNotProgram(t *testing.T) {
@@ -194,7 +179,7 @@ resource "tfx_thing" "b" {
 	if len(diags) != 2 {
 		t.Fatalf("got %d diagnostics: %v", len(diags), diags)
 	}
-	if d := diags[0].Detail; !strings.Contains(d, "The Terraform provider of package tfx is not available: no package of acme/tfx was found; looked in: registry.opentofu.org.") || strings.Contains(d, "full type token") {
+	if d := diags[0].Detail; !strings.Contains(d, "The Terraform provider registry.opentofu.org/acme/tfx, of tfx_thing, is not available: no package of acme/tfx was found; looked in: registry.opentofu.org.") || strings.Contains(d, "full type token") {
 		t.Errorf("first: %s", d)
 	}
 	if d := diags[1].Detail; d != "The schema of package tfx is not available: see the first error about it." {

@@ -3,7 +3,7 @@
 // files named explicitly. lang/yaml and lang/hcl parse them into
 // eval.PolicyPack analyzers for the engine.
 //
-//	packs, files, diags := policy.Load(projectDir, []string{"extra.hcl"})
+//	packs, files, diags := policy.Load(projectDir, []string{"extra.hcl"}, schemas)
 //	if diags.HasErrors() {
 //		return &eval.DiagnosticsError{Diags: diags, Files: files}
 //	}
@@ -33,9 +33,11 @@ const Dir = "policies"
 
 // Load reads the policy files of the project in dir and the extra files
 // (relative to the current directory), one pack each. File names in ranges
-// are relative to dir when they are inside it. It returns the packs, the
-// sources of every file, and the diagnostics.
-func Load(dir string, extra []string) ([]enginepolicy.Analyzer, map[string]*hcl.File, hcl.Diagnostics) {
+// are relative to dir when they are inside it. schemas, when not nil, tell
+// the packs the inputs of resource types, so that a name a rule refers to
+// that is not one is an error (see eval.PolicyPack.Schemas). It returns the
+// packs, the sources of every file, and the diagnostics.
+func Load(dir string, extra []string, schemas eval.SchemaSource) ([]enginepolicy.Analyzer, map[string]*hcl.File, hcl.Diagnostics) {
 	var paths []string
 	for _, pat := range []string{"*.yaml", "*.yml", "*.hcl"} {
 		found, _ := filepath.Glob(filepath.Join(dir, Dir, pat))
@@ -72,6 +74,7 @@ func Load(dir string, extra []string) ([]enginepolicy.Analyzer, map[string]*hcl.
 				Detail: fmt.Sprintf("%s is neither YAML (.yaml, .yml) nor HCL (.hcl); policy files are written in one of them.", path)})
 			continue
 		}
+		pack.Schemas = schemas
 		for n, f := range pack.Files {
 			files[n] = f
 		}

@@ -31,7 +31,8 @@
 // OpenTofu, only registry.opentofu.org may serve packages with no key
 // (OPENTOFU_ENFORCE_GPG_VALIDATION=true refuses those too). A host's token
 // (TF_TOKEN_<host>, or the CLI configuration's credentials block) goes
-// with requests to that host only, never with archive downloads.
+// with requests to that host only, never with archive downloads, nor
+// after a redirect to another host or from https to http.
 //
 // The lock file in Options.ProjectDir is read and written in Terraform's
 // format, atomically, keeping the header of a file "terraform init" made,
@@ -39,13 +40,16 @@
 // version it locks is kept while it meets the constraints. It records each package's h1: hash (golang.org/x/mod's
 // dirhash of the unpacked files) and, from a registry whose checksums are
 // signed, the zh: hashes (SHA-256 of the zips) of every platform, so the
-// file checks out on the team's other machines. A package that matches
+// file checks out on the team's other machines; unsigned checksums are not
+// recorded. A package that matches
 // none of the hashes locked for its version is refused with an error
 // naming the file, the provider and both sets of hashes.
 //
 // Packages are installed into Options.CacheDir in the unpacked layout
-// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/; a locked version already there is
-// used without network access. With Options.Offline only folders are
+// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/, with the package's h1: hash
+// recorded in OS_ARCH.h1 beside it; a locked version already there is
+// used without network access, and one the lock file does not record is
+// used only if it still matches that record. With Options.Offline only folders are
 // searched. A provider found nowhere is reported with every place looked
 // in and what each had.
 //

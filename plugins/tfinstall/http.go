@@ -30,7 +30,8 @@ type client struct {
 }
 
 func newClient(base *http.Client, cfg *cliConfig) *client {
-	// A token is for its own host only.
+	// A token is for its own host only, and (as Guard ensures) never
+	// follows a redirect from https to plain http.
 	c := httpauth.Guard(base, func(req *http.Request, via []*http.Request) bool {
 		return hostKey(req.URL.Host) == hostKey(via[0].URL.Host)
 	})

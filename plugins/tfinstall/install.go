@@ -46,7 +46,8 @@ type Options struct {
 	CLIConfigFile string
 	// CacheDir is where packages are installed, in the layout
 	// <CacheDir>/<host>/<namespace>/<type>/<version>/<os>_<arch>/, e.g.
-	// $CAIRN_HOME/plugins/terraform.
+	// $CAIRN_HOME/plugins/terraform, with the package's h1: hash in
+	// <os>_<arch>.h1 beside it.
 	CacheDir string
 	// HTTPClient makes the requests; nil means http.DefaultClient.
 	HTTPClient *http.Client
@@ -64,7 +65,9 @@ type Options struct {
 // The version is the one the lock file records while it meets the
 // constraints, else the newest release that does across the places the
 // CLI configuration installs the provider from. A package that does not
-// match the hashes the lock file records for its version is refused.
+// match the hashes the lock file records for its version is refused, and
+// so is one in opts.CacheDir that no longer matches the h1: hash recorded
+// beside it when it was installed.
 func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	p, err := ParseProvider(req.Source)
 	if err != nil {
@@ -143,15 +146,16 @@ func (in *installer) install(ctx context.Context) (*Package, error) {
 		lock, locked = locks[in.p.String()]
 	}
 	srcs := in.sources()
-	if len(srcs) == 0 {
-		in.looked = append(in.looked, fmt.Sprintf("the CLI configuration's provider_installation block (%s): no method includes %s", in.cfg.installation.at, in.p))
-	}
 	cache := &fsMirror{dir: in.opts.CacheDir, what: "Cairn's provider cache"}
 	v, want, err := in.version(ctx, lock, locked, srcs, cache)
 	if err != nil {
 		return nil, err
 	}
-	if pkg, h1, ok := in.fromFolder(cache, v, want, true); ok {
+	pkg, h1, err := in.fromCache(cache, v, want)
+	if err != nil {
+		return nil, err
+	}
+	if pkg != nil {
 		return in.record(pkg, h1, nil, lock, locked)
 	}
 	if dir := in.cfg.pluginCacheDir; dir != "" {
@@ -343,6 +347,57 @@ func (in *installer) fromFolder(folder *fsMirror, v Version, want []string, unlo
 	return &Package{Source: in.p.String(), Version: v.String(), Dir: dir, Executable: exe}, h1, true
 }
 
+// fromCache returns the package of v in Cairn's cache, nil if it is not
+// there or must be installed again. With hashes of v in the lock file, it
+// must match one of them; without, it must match the h1: hash recorded
+// beside it when Cairn installed it. A copy that does not was changed
+// since: it is refused, with an error saying how to install it again.
+// A copy with no recorded hash (installed by an older Cairn) is installed
+// again.
+func (in *installer) fromCache(cache *fsMirror, v Version, want []string) (*Package, string, error) {
+	if len(want) > 0 {
+		pkg, h1, _ := in.fromFolder(cache, v, want, false)
+		return pkg, h1, nil
+	}
+	dir := packageDir(cache.dir, in.p, v)
+	recorded, err := os.ReadFile(recordPath(dir))
+	if err != nil && isDir(dir) {
+		in.note(cache, "a copy of %s whose h1: hash was not recorded when it was installed, not used (%v)", v, err)
+		return nil, "", nil
+	}
+	pkg, h1, ok := in.fromFolder(cache, v, nil, true)
+	if want := strings.TrimSpace(string(recorded)); ok && h1 != want {
+		return nil, "", fmt.Errorf("the copy of %s %s in %s has changed since Cairn installed it: its hash is %s, and %s records %s. It was not run. "+
+			"If you did not change it, it may have been tampered with; delete the folder (rm -r %s) and run again to install it afresh",
+			in.p, v, dir, h1, recordPath(dir), want, dir)
+	}
+	return pkg, h1, nil
+}
+
+// recordPath is the file beside a package of Cairn's cache that records
+// the h1: hash it had when it was installed.
+func recordPath(dir string) string { return dir + ".h1" }
+
+// writeRecord records h1 as the hash of the package in dir, atomically.
+func writeRecord(dir, h1 string) error {
+	f, err := os.CreateTemp(filepath.Dir(dir), ".h1-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(h1 + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), recordPath(dir))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("recording the hash of %s: %v", dir, err)
+	}
+	return nil
+}
+
 // place checks a fetched package against the hashes its source vouches
 // for and those of the lock file, and returns it installed: a zip is
 // unpacked into the cache, a folder is used where it is.
@@ -405,6 +460,9 @@ func (in *installer) place(src source, f *fetched, v Version, want []string, tmp
 				return nil, "", err
 			}
 		}
+	}
+	if err := writeRecord(final, h1); err != nil {
+		return nil, "", err
 	}
 	return &Package{Source: in.p.String(), Version: v.String(), Dir: final, Executable: filepath.Join(final, filepath.Base(exe))}, h1, nil
 }

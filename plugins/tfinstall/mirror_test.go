@@ -443,3 +443,21 @@ func TestConcurrentInstalls(t *testing.T) {
 		t.Errorf("the lock file holds %d providers, want 4: %v", len(locks), locks)
 	}
 }
+
+// TestMissingFilesystemMirror checks that a filesystem mirror whose folder
+// does not exist is reported as such, with the place in the CLI
+// configuration that names it, rather than as a mirror with no versions.
+func TestMissingFilesystemMirror(t *testing.T) {
+	isolate(t)
+	opts := newWorld(t).options("")
+	missing := filepath.Join(t.TempDir(), "no-such-mirror")
+	writeFile(t, opts.CLIConfigFile, fmt.Appendf(nil, "provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", missing))
+	_, err := Install(context.Background(), opts, Request{Source: "example.com/hashicorp/null"})
+	if err == nil {
+		t.Fatal("installed from a mirror that does not exist")
+	}
+	want := "filesystem mirror " + missing + ": the folder " + missing + " does not exist (the CLI configuration names it at " + opts.CLIConfigFile + ":2:3)"
+	if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "no versions") {
+		t.Errorf("the error does not say %q:\n%v", want, err)
+	}
+}

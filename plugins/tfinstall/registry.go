@@ -232,7 +232,9 @@ func (r *registry) fetch(ctx context.Context, p Provider, v Version, tmp string)
 // for OpenTofu's own registry, which serves some providers unsigned
 // (unless OPENTOFU_ENFORCE_GPG_VALIDATION=true). It says how the package
 // was authenticated and whether the checksums of every platform may be
-// recorded in the lock file.
+// recorded in the lock file: only signed ones, as in Terraform, since
+// nothing on this machine checks the other platforms' packages, and the
+// lock file vouches for them on every machine that shares it.
 func (r *registry) authenticate(ctx context.Context, p Provider, v Version, d download, sums []byte, sigURL *url.URL) (string, bool, error) {
 	var keys []string
 	for _, k := range d.SigningKeys.GPGPublicKeys {
@@ -243,7 +245,7 @@ func (r *registry) authenticate(ctx context.Context, p Provider, v Version, d do
 			return "", false, fmt.Errorf("%s %s: the registry lists no key that signed it, and only packages from %s may go unsigned: it was not installed", p, v, DefaultHost)
 		}
 		r.log("%s %s: the registry lists no signing keys; relying on its TLS certificate, as OpenTofu does", p, v)
-		return "checksum given by the registry, which lists no signing keys", true, nil
+		return "checksum given by the registry, which lists no signing keys", false, nil
 	}
 	sig, err := r.client.getBytes(ctx, request{url: sigURL, retries: r.retries})
 	if err != nil {

@@ -3,10 +3,14 @@ package tfinstall
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,7 +202,7 @@ func TestRegistryChecks(t *testing.T) {
 		config string
 		source string
 		errs   []string // empty: installs
-		hashes int      // how many hashes the lock records when it installs
+		hashes int      // how many hashes the lock records when it installs (1: the h1: alone)
 	}{
 		{name: "signed", setup: func(t *testing.T, w *world) { w.sign(nil) }, hashes: 3},
 		{
@@ -226,7 +230,7 @@ func TestRegistryChecks(t *testing.T) {
 			setup:  func(t *testing.T, w *world) {},
 			config: `host "registry.opentofu.org" { services = { "providers.v1" = "https://example.com/v1/providers/" } }`,
 			source: "hashicorp/null",
-			hashes: 3,
+			hashes: 1, // its own h1: alone: unsigned checksums are not recorded
 		},
 		{
 			name:   "no keys on OpenTofu's registry, signatures enforced",
@@ -262,8 +266,12 @@ func TestRegistryChecks(t *testing.T) {
 					t.Fatal(err)
 				}
 				locks, _ := ReadLocks(opts.ProjectDir)
-				if n := len(locks[pkg.Source].Hashes); tt.hashes != 0 && n != tt.hashes {
-					t.Errorf("the lock records %d hashes, want %d: %v", n, tt.hashes, locks[pkg.Source].Hashes)
+				hashes := locks[pkg.Source].Hashes
+				if n := len(hashes); tt.hashes != 0 && n != tt.hashes {
+					t.Errorf("the lock records %d hashes, want %d: %v", n, tt.hashes, hashes)
+				}
+				if tt.hashes == 1 && hashes[0] != pkg.Hash {
+					t.Errorf("the lock records %v, want the package's own %s", hashes, pkg.Hash)
 				}
 				return
 			}
@@ -308,5 +316,125 @@ func TestRetries(t *testing.T) {
 }`), Request{Source: "example.com/hashicorp/null"})
 	if err == nil || !strings.Contains(err.Error(), "versions: 503 Service Unavailable") {
 		t.Errorf("without retries: %v", err)
+	}
+}
+
+// TestDowngradeRedirectDropsToken checks that a registry's redirect from
+// https to plain http on the same host does not take the host's token
+// along: a TLS server at example.com:443 redirects the versions request to
+// http://example.com/, a plain server at example.com:80.
+func TestDowngradeRedirectDropsToken(t *testing.T) {
+	isolate(t)
+	t.Setenv("TF_TOKEN_example_com", "registry-secret")
+	var mu sync.Mutex
+	var plainAuth []string
+	plain := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		plainAuth = append(plainAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.NotFound(rw, r)
+	}))
+	defer plain.Close()
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer registry-secret" {
+			http.Error(rw, "token required", http.StatusUnauthorized)
+			return
+		}
+		if r.URL.Path == "/.well-known/terraform.json" {
+			writeJSON(rw, map[string]string{"providers.v1": "/v1/providers/"})
+			return
+		}
+		http.Redirect(rw, r, "http://example.com"+r.URL.Path, http.StatusFound)
+	}))
+	defer secure.Close()
+	transport := secure.Client().Transport.(*http.Transport).Clone()
+	transport.DialContext = func(ctx context.Context, network, hostport string) (net.Conn, error) {
+		addr := map[string]string{"example.com:443": secure.Listener.Addr().String(), "example.com:80": plain.Listener.Addr().String()}[hostport]
+		if addr == "" {
+			return nil, fmt.Errorf("the test network has no %s", hostport)
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	dir := t.TempDir()
+	opts := Options{CacheDir: filepath.Join(dir, "cache"), HTTPClient: &http.Client{Transport: transport},
+		CLIConfigFile: writeFile(t, filepath.Join(dir, "cli.tfrc"), nil), Log: t.Logf}
+
+	_, err := Install(context.Background(), opts, Request{Source: "example.com/hashicorp/null"})
+	if err == nil {
+		t.Fatal("installed a provider the plain server does not have")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(plainAuth) == 0 {
+		t.Fatalf("the redirect did not reach the plain server: %v", err)
+	}
+	for _, auth := range plainAuth {
+		if auth != "" {
+			t.Errorf("the plain http server got Authorization %q", auth)
+		}
+	}
+}
+
+// TestTamperedCacheRefused checks that a package in Cairn's cache that no
+// lock file records is checked against the h1: hash recorded beside it
+// when it was installed: a copy changed since is refused, saying how to
+// install it again, and is not run; a copy with no record is installed
+// again.
+func TestTamperedCacheRefused(t *testing.T) {
+	isolate(t)
+	opts := newWorld(t).options("")
+	opts.ProjectDir = "" // no lock file
+	mirror := filepath.Join(t.TempDir(), "mirror")
+	writeFile(t, opts.CLIConfigFile, fmt.Appendf(nil, "provider_installation {\n  filesystem_mirror { path = %q }\n}\n", mirror))
+	packed := packedMirror(t, mirror, "null", "1.0.0")
+	req := Request{Source: "example.com/hashicorp/null"}
+	pkg, err := Install(context.Background(), opts, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := pkg.Dir + ".h1"
+	if got := strings.TrimSpace(readFile(t, record)); got != h1Zip(t, packed) {
+		t.Fatalf("%s records %q, want the package's h1: %s", record, got, h1Zip(t, packed))
+	}
+
+	marker := filepath.Join(t.TempDir(), "ran")
+	tampered := fmt.Sprintf("#!/bin/sh\ntouch %s\necho tampered\n", marker)
+	if err := os.WriteFile(pkg.Executable, []byte(tampered), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, offline := range []bool{false, true} {
+		opts.Offline = offline
+		got, err := Install(context.Background(), opts, req)
+		if err == nil {
+			t.Fatalf("offline %v: a tampered copy was used: %+v", offline, got)
+		}
+		for _, want := range []string{"the copy of example.com/hashicorp/null 1.0.0 in " + pkg.Dir + " has changed since Cairn installed it",
+			record + " records " + h1Zip(t, packed), "It was not run", "rm -r " + pkg.Dir} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("offline %v: the error does not say %q:\n%v", offline, want, err)
+			}
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the tampered provider was run")
+	}
+	if readFile(t, pkg.Executable) != tampered {
+		t.Error("the tampered copy was replaced: the error says to delete it")
+	}
+
+	// A copy with no record, as an older Cairn left it, is installed again.
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	opts.Offline = false
+	pkg, err = Install(context.Background(), opts, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, pkg); got != "null 1.0.0" {
+		t.Errorf("the copy with no record was used: it prints %q", got)
+	}
+	if got := strings.TrimSpace(readFile(t, record)); got != pkg.Hash {
+		t.Errorf("the reinstalled copy's record: %q, want %s", got, pkg.Hash)
 	}
 }

@@ -2,6 +2,9 @@ package tfinstall
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,6 +46,8 @@ var platform = runtime.GOOS + "_" + runtime.GOARCH
 // sources returns where p is installed from, in order: the methods of the
 // CLI configuration's provider_installation block that cover p, or, when
 // there is none, the implied local mirrors that hold p, else its registry.
+// A filesystem mirror whose folder does not exist is left out, and said
+// so, with the place in the CLI configuration that names it.
 func (in *installer) sources() []source {
 	retries := 2
 	if n, err := strconv.Atoi(os.Getenv("TF_PROVIDER_DOWNLOAD_RETRY")); err == nil && n >= 0 {
@@ -62,10 +67,12 @@ func (in *installer) sources() []source {
 		return []source{&registry{host: in.p.Hostname, client: in.client, hosts: in.cfg.hosts, retries: retries, log: in.log}}
 	}
 	var srcs []source
+	covered := false
 	for _, m := range in.cfg.installation.methods {
 		if !m.covers(in.p) {
 			continue
 		}
+		covered = true
 		r := retries
 		if m.retries >= 0 {
 			r = m.retries
@@ -74,10 +81,20 @@ func (in *installer) sources() []source {
 		case "direct":
 			srcs = append(srcs, &registry{host: in.p.Hostname, client: in.client, hosts: in.cfg.hosts, retries: r, log: in.log})
 		case "filesystem_mirror":
-			srcs = append(srcs, &fsMirror{dir: m.location, what: "filesystem mirror"})
+			mirror := &fsMirror{dir: m.location, what: "filesystem mirror"}
+			if _, err := os.Stat(m.location); errors.Is(err, fs.ErrNotExist) {
+				abs, _ := filepath.Abs(m.location)
+				in.log("the filesystem mirror %s does not exist (the CLI configuration names it at %s): not searching it", abs, m.at)
+				in.note(mirror, "the folder %s does not exist (the CLI configuration names it at %s)", abs, m.at)
+				continue
+			}
+			srcs = append(srcs, mirror)
 		case "network_mirror":
 			srcs = append(srcs, &netMirror{base: m.location, client: in.client, retries: r})
 		}
+	}
+	if !covered {
+		in.looked = append(in.looked, fmt.Sprintf("the CLI configuration's provider_installation block (%s): no method includes %s", in.cfg.installation.at, in.p))
 	}
 	return srcs
 }

@@ -1,5 +1,5 @@
 # A secret that would become part of a URN or an ID is refused where it is
-# written: for_each over a sensitive value, or over a set or list with a
+# written: for_each over a sensitive value, or over a set with a
 # sensitive element, a sensitive logical name and an import block with a
 # sensitive ID.
 variable "tags" {
@@ -20,6 +20,8 @@ resource "test_thing" "by_set" {
   for_each = toset([var.token])
 }
 
+# A list is refused before its elements are looked at: for_each takes a
+# map or a set.
 resource "test_thing" "by_list" {
   for_each = ["plain", var.token]
 }

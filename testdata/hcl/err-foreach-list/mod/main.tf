@@ -1,0 +1,1 @@
+resource "test_thing" "inner" {}
