@@ -106,6 +106,9 @@ func describePath(p cty.Path) string {
 // it was, when a provider keeps an equivalent prior value). Elements of
 // sets are not compared.
 func invalidPlan(b *block, prior, config, planned cty.Value, path cty.Path) []string {
+	if planned.IsKnown() && planned.IsNull() && config.IsKnown() && !config.IsNull() {
+		return []string{describePath(path) + ": planned absent though configured"}
+	}
 	if config.IsNull() || !config.IsKnown() || planned.IsNull() || !planned.IsKnown() {
 		return nil
 	}

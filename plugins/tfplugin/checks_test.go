@@ -62,6 +62,9 @@ func TestInvalidPlan(t *testing.T) {
 	if bad := invalidPlan(testBlock, obj("A", ""), config, obj("A", "", rule(80, null)), nil); len(bad) > 0 {
 		t.Errorf("a plan keeping the equivalent prior value: %v", bad)
 	}
+	if got := invalidPlan(testBlock, cty.NullVal(config.Type()), config, cty.NullVal(config.Type()), nil); len(got) != 1 || got[0] != "the object: planned absent though configured" {
+		t.Errorf("a plan of nothing for a configured object = %v", got)
+	}
 }
 
 // TestStillUnknown names each unknown left in a new state, nested ones
