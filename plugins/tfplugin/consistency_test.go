@@ -68,8 +68,8 @@ func TestFrameworkProviderChecks(t *testing.T) {
 }
 
 // TestSDKProviderChecks: Terraform tolerates the legacy SDK's
-// inconsistent results (a warning in the log), but a failed create keeps
-// the object, tainted.
+// inconsistent results (a warning in the log), not a create that returns
+// no object; a failed create keeps the object, tainted.
 func TestSDKProviderChecks(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -79,8 +79,12 @@ func TestSDKProviderChecks(t *testing.T) {
 	if err != nil || drift.Outputs["value"].StringValue() != "drifted" {
 		t.Errorf("an inconsistent result of the legacy SDK = %+v, %v", drift, err)
 	}
-	_, err = p.Create(ctx, provider.CreateRequest{Type: token, Inputs: resource.Map{"name": resource.String("p"), "value": resource.String("partial")}})
+	vanished, err := p.Create(ctx, provider.CreateRequest{Type: token, Inputs: resource.Map{"name": resource.String("v"), "value": resource.String("vanish")}})
 	var ie *provider.InitError
+	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "cairn/cairnsdk returned no object for cairnsdk_item after applying a change that keeps one") {
+		t.Errorf("a create returning no object = %+v, %v", vanished, err)
+	}
+	_, err = p.Create(ctx, provider.CreateRequest{Type: token, Inputs: resource.Map{"name": resource.String("p"), "value": resource.String("partial")}})
 	if !errors.As(err, &ie) || !ie.Taint || ie.ID != "p" || !strings.Contains(ie.Error(), "the item p was written but cannot be finished") {
 		t.Errorf("a failed create = %#v", err)
 	}

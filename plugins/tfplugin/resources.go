@@ -198,6 +198,9 @@ func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior sta
 	if err := p.diagnose(resp.GetDiagnostics(), "applying the change"); err != nil {
 		return out, err
 	}
+	if v.IsNull() && !plan.value.IsNull() {
+		return out, fmt.Errorf("the Terraform provider %s returned no object for %s after applying a change that keeps one; this is a bug in the provider", p.param.Source, t.name)
+	}
 	if bad := stillUnknown(v); len(bad) > 0 {
 		return out, fmt.Errorf("the Terraform provider %s produced an invalid result after apply for %s: %s; this is a bug in the provider", p.param.Source, t.name, strings.Join(bad, "; "))
 	}

@@ -5,7 +5,8 @@
 // .wo. An item whose value is "fail" logs an error and is refused. One
 // whose value is "drift" is written but returned as "drifted" (an
 // inconsistent result, which Terraform tolerates of this SDK); one whose
-// value is "partial" is written, then fails with the state of the item.
+// value is "partial" is written, then fails with the state of the item;
+// one whose value is "vanish" is written, but no object is returned.
 package main
 
 import (
@@ -79,6 +80,9 @@ func writeItem(ctx context.Context, d *schema.ResourceData, m any) diag.Diagnost
 		if err := os.WriteFile(filepath.Join(m.(string), name+".wo"), []byte(wo.AsString()), 0o644); err != nil {
 			return diag.FromErr(err)
 		}
+	}
+	if value == "vanish" {
+		return nil
 	}
 	d.SetId(name)
 	switch value {
