@@ -252,7 +252,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			if resp.ID == "" {
 				return stepResult{}, d.endFailed(id, err)
 			}
-			n.InitErrors = initErr.Reasons
+			n.InitErrors, n.Taint = initErr.Reasons, initErr.Taint
 		}
 		n.ID, n.Outputs = resp.ID, resp.Outputs
 		if d.opts.DryRun {
@@ -278,6 +278,9 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	}
 	if err := d.end(e); err != nil {
 		return stepResult{}, err
+	}
+	if initErr != nil && initErr.Taint {
+		return stepResult{}, fmt.Errorf("created with errors, recorded tainted so the next update replaces it: %w", initErr)
 	}
 	if initErr != nil {
 		return stepResult{}, fmt.Errorf("created with errors, recorded so the next update retries: %w", initErr)
