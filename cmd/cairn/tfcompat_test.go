@@ -83,6 +83,10 @@ exec cairn preview --expect-no-changes
 {{end}}exec $TF destroy -auto-approve -input=false -no-color{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
 `))
 
+// requireTofuEnv, set to 1 (as CI does), makes TestTerraformDifferential
+// fail rather than skip when tofu is not on PATH.
+const requireTofuEnv = "CAIRN_REQUIRE_TOFU"
+
 // TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
 // and Terraform (those on PATH) and Cairn.
 func TestTerraformDifferential(t *testing.T) {
@@ -90,6 +94,8 @@ func TestTerraformDifferential(t *testing.T) {
 	for _, name := range []string{"tofu", "terraform"} {
 		if p, err := exec.LookPath(name); err == nil {
 			tools = append(tools, p)
+		} else if name == "tofu" && os.Getenv(requireTofuEnv) == "1" {
+			t.Fatalf("tofu is not on PATH, and %s=1 requires it: build it with .ci/tofu and put its folder on PATH", requireTofuEnv)
 		}
 	}
 	if len(tools) == 0 {
