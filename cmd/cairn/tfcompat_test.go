@@ -443,3 +443,50 @@ func jsonText(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
 }
+
+// TestTerraformCorpusTable checks that docs/terraform.md's table of the
+// differential test's cases names each folder of testdata/tf once, and
+// only those, and says which tools run it as the folder does.
+func TestTerraformCorpusTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/terraform.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| case | what it compares | tools |\n| --- | --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/terraform.md has no table of the differential test's cases (| case | what it compares | tools |)")
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 {
+			break
+		}
+		name := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		if _, dup := rows[name]; dup {
+			t.Errorf("docs/terraform.md names the case %s twice", name)
+		}
+		rows[name] = strings.TrimSpace(cells[3])
+	}
+	cases, err := os.ReadDir(tfCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		tools, ok := rows[c.Name()]
+		delete(rows, c.Name())
+		_, err := os.Stat(filepath.Join(tfCorpus, c.Name(), "opentofu-only"))
+		switch {
+		case !ok:
+			t.Errorf("testdata/tf/%s is not in docs/terraform.md's table of cases: add a row for it", c.Name())
+		case (err == nil) != (tools == "OpenTofu"):
+			t.Errorf("docs/terraform.md says %s runs under %q, but the folder %s an opentofu-only file", c.Name(), tools, map[bool]string{true: "has", false: "has no"}[err == nil])
+		}
+	}
+	for name := range rows {
+		t.Errorf("docs/terraform.md's table of cases names %s, which is not a folder of testdata/tf", name)
+	}
+}
