@@ -156,7 +156,7 @@ func (c *Config) convert(v cty.Value) (cty.Value, error) {
 	if c.Defaults != nil {
 		v = c.Defaults.Apply(v)
 	}
-	if c.TerraformTypes && c.Type != cty.DynamicPseudoType {
+	if c.TerraformTypes && isAnyObject(c.Type) {
 		out, err := convert.Convert(v, c.Type)
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("is not a %s: %s", typeexpr.TypeString(c.Type), convert.MismatchMessage(v.Type(), c.Type))
