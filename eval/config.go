@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -154,6 +155,13 @@ func (c *Config) convertConfig(raw resource.Value) (cty.Value, error) {
 func (c *Config) convert(v cty.Value) (cty.Value, error) {
 	if c.Defaults != nil {
 		v = c.Defaults.Apply(v)
+	}
+	if c.TerraformTypes && isAnyObject(c.Type) {
+		out, err := convert.Convert(v, c.Type)
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("is not a %s: %s", typeexpr.TypeString(c.Type), convert.MismatchMessage(v.Type(), c.Type))
+		}
+		return out, nil
 	}
 	return convertTo(v, c.Type)
 }

@@ -18,6 +18,7 @@ func TestConfigValue(t *testing.T) {
 		stored  resource.Value // null: not set
 		def     string         // default expression, "" for none
 		secret  bool
+		tf      bool // TerraformTypes
 		want    cty.Value
 		wantErr string
 	}{
@@ -40,10 +41,17 @@ func TestConfigValue(t *testing.T) {
 		"bad JSON":        {ty: cty.List(cty.String), stored: resource.String(`[`), wantErr: "Invalid value for configuration proj:key"},
 		"not an object":   {ty: anyObject, stored: resource.String(`[1]`), wantErr: "Invalid value for configuration proj:key"},
 		"bad default":     {ty: cty.Number, def: `"lots"`, wantErr: "Default value has the wrong type"},
+		// Terraform's map(any) (or bare map) gives its elements one type.
+		"map(any) unifies": {ty: anyObject, tf: true, def: `{ a = 1, b = "x", c = true }`,
+			want: cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1"), "b": cty.StringVal("x"), "c": cty.StringVal("true")})},
+		"map(any) of lists": {ty: anyObject, tf: true, stored: resource.String(`{"a": [1], "b": [2, 3]}`),
+			want: cty.MapVal(map[string]cty.Value{"a": cty.ListVal([]cty.Value{cty.NumberIntVal(1)}), "b": cty.ListVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(3)})})},
+		"map(any) mixed":    {ty: anyObject, tf: true, def: `{ a = [1], b = "x" }`, wantErr: "Default value has the wrong type"},
+		"list(any) unifies": {ty: cty.List(cty.DynamicPseudoType), tf: true, def: `[1, "a", false]`, want: cty.ListVal([]cty.Value{cty.StringVal("1"), cty.StringVal("a"), cty.StringVal("false")})},
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
-			c := &eval.Config{Decl: eval.Decl{Name: "key", Noun: "config"}, Key: "key", Type: test.ty, Secret: test.secret}
+			c := &eval.Config{Decl: eval.Decl{Name: "key", Noun: "config"}, Key: "key", Type: test.ty, Secret: test.secret, TerraformTypes: test.tf}
 			if test.def != "" {
 				c.Default = expr(t, test.def)
 			}

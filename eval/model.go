@@ -48,10 +48,16 @@ type Config struct {
 	// input named Decl.Name provides the value instead.
 	Key string
 	// Type is the type the value is converted to; cty.DynamicPseudoType
-	// accepts any value, and a map of cty.DynamicPseudoType any object.
+	// accepts any value, and a map of cty.DynamicPseudoType any object,
+	// unless TerraformTypes.
 	Type    cty.Type
 	Default hcl.Expression // nil: the value is required
 	Secret  bool
+	// TerraformTypes converts values to Type as Terraform's type
+	// constraints do: a map(any) gives its elements one type, so that
+	// { a = 1, b = "x" } is a map of strings (Pulumi YAML's object, the
+	// same type, takes any object as it is).
+	TerraformTypes bool
 	// Ephemeral marks the value values.Ephemeral: it may go to providers'
 	// configurations, local values and ephemeral outputs, not to
 	// resources or other outputs. A module's input that is not

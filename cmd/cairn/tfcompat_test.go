@@ -83,6 +83,10 @@ exec cairn preview --expect-no-changes
 {{end}}exec $TF destroy -auto-approve -input=false -no-color{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
 `))
 
+// requireTofuEnv, set to 1 (as CI does), makes TestTerraformDifferential
+// fail rather than skip when tofu is not on PATH.
+const requireTofuEnv = "CAIRN_REQUIRE_TOFU"
+
 // TestTerraformDifferential runs the cases of testdata/tf under OpenTofu
 // and Terraform (those on PATH) and Cairn.
 func TestTerraformDifferential(t *testing.T) {
@@ -90,6 +94,8 @@ func TestTerraformDifferential(t *testing.T) {
 	for _, name := range []string{"tofu", "terraform"} {
 		if p, err := exec.LookPath(name); err == nil {
 			tools = append(tools, p)
+		} else if name == "tofu" && os.Getenv(requireTofuEnv) == "1" {
+			t.Fatalf("tofu is not on PATH, and %s=1 requires it: build it with .ci/tofu and put its folder on PATH", requireTofuEnv)
 		}
 	}
 	if len(tools) == 0 {
@@ -439,4 +445,51 @@ func union[V any](a, b map[string]V) []string {
 func jsonText(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
+}
+
+// TestTerraformCorpusTable checks that docs/terraform.md's table of the
+// differential test's cases names each folder of testdata/tf once, and
+// only those, and says which tools run it as the folder does.
+func TestTerraformCorpusTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/terraform.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| case | what it compares | tools |\n| --- | --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/terraform.md has no table of the differential test's cases (| case | what it compares | tools |)")
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 {
+			break
+		}
+		name := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		if _, dup := rows[name]; dup {
+			t.Errorf("docs/terraform.md names the case %s twice", name)
+		}
+		rows[name] = strings.TrimSpace(cells[3])
+	}
+	cases, err := os.ReadDir(tfCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		tools, ok := rows[c.Name()]
+		delete(rows, c.Name())
+		_, err := os.Stat(filepath.Join(tfCorpus, c.Name(), "opentofu-only"))
+		switch {
+		case !ok:
+			t.Errorf("testdata/tf/%s is not in docs/terraform.md's table of cases: add a row for it", c.Name())
+		case (err == nil) != (tools == "OpenTofu"):
+			t.Errorf("docs/terraform.md says %s runs under %q, but the folder %s an opentofu-only file", c.Name(), tools, map[bool]string{true: "has", false: "has no"}[err == nil])
+		}
+	}
+	for name := range rows {
+		t.Errorf("docs/terraform.md's table of cases names %s, which is not a folder of testdata/tf", name)
+	}
 }

@@ -65,8 +65,8 @@ func depsOf(v cty.Value) cty.ValueMarks {
 }
 
 // LookupFunc returns the element of a map or object with a given key, or
-// the default given as the third argument when there is none. Without a
-// default, a missing key is an error.
+// the default given as the third argument when there is none (which may
+// be null, as in Terraform). Without a default, a missing key is an error.
 var LookupFunc = function.New(&function.Spec{
 	Description: "Returns the element of a map or object with the given key, or the default value given as the third argument if there is none.",
 	Params: []function.Parameter{
@@ -75,51 +75,58 @@ var LookupFunc = function.New(&function.Spec{
 	},
 	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowMarked: true, AllowUnknown: true, AllowDynamicType: true, AllowNull: true},
 	Type: func(args []cty.Value) (cty.Type, error) {
-		switch len(args) {
-		case 2:
-			return lookupType(args[0].Type(), args[1])
-		case 3:
-			return stdlib.LookupFunc.ReturnTypeForValues(args)
+		if len(args) > 3 {
+			return cty.NilType, function.NewArgErrorf(3, "lookup takes at most three arguments: a map, a key and a default value")
 		}
-		return cty.NilType, function.NewArgErrorf(3, "lookup takes at most three arguments: a map, a key and a default value")
+		return lookupType(args[0].Type(), args[1], args[2:])
 	},
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		if len(args) == 3 {
-			return stdlib.LookupFunc.Call(args)
-		}
 		m, mapMarks := args[0].Unmark()
 		key, keyMarks := args[1].Unmark()
 		if !m.IsKnown() || !key.IsKnown() {
 			return cty.UnknownVal(retType).WithMarks(mapMarks, keyMarks), nil
 		}
 		k := key.AsString()
-		if m.Type().IsObjectType() {
+		switch {
+		case m.Type().IsObjectType() && m.Type().HasAttribute(k):
 			return m.GetAttr(k).WithMarks(mapMarks, keyMarks), nil
-		}
-		if !m.HasIndex(key).True() {
+		case m.Type().IsMapType() && m.HasIndex(key).True():
+			return m.Index(key).WithMarks(mapMarks, keyMarks), nil
+		case len(args) < 3:
 			return cty.NilVal, missingKey(k)
 		}
-		return m.Index(key).WithMarks(mapMarks, keyMarks), nil
+		def, err := convert.Convert(args[2], retType)
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(2, "the default value must have the type of the map's elements, %s", retType.FriendlyName())
+		}
+		return def.WithMarks(mapMarks, keyMarks), nil
 	},
 })
 
-// lookupType returns the type of the element of a value of type ty with a
-// key, when lookup has no default.
-func lookupType(ty cty.Type, key cty.Value) (cty.Type, error) {
+// lookupType returns the type of lookup's result from a value of type ty
+// with a key, given a default (def, at most one) or not.
+func lookupType(ty cty.Type, key cty.Value, def []cty.Value) (cty.Type, error) {
 	key, _ = key.Unmark()
 	switch {
 	case ty == cty.DynamicPseudoType:
 		return cty.DynamicPseudoType, nil
 	case ty.IsMapType():
+		if len(def) > 0 {
+			if _, err := convert.Convert(def[0], ty.ElementType()); err != nil {
+				return cty.NilType, function.NewArgErrorf(2, "the default value must have the type of the map's elements, %s", ty.ElementType().FriendlyName())
+			}
+		}
 		return ty.ElementType(), nil
 	case !ty.IsObjectType():
 		return cty.NilType, function.NewArgErrorf(0, "lookup needs a map or an object, not %s", ty.FriendlyName())
 	case !key.IsKnown():
 		return cty.DynamicPseudoType, nil
-	case !ty.HasAttribute(key.AsString()):
-		return cty.NilType, missingKey(key.AsString())
+	case ty.HasAttribute(key.AsString()):
+		return ty.AttributeType(key.AsString()), nil
+	case len(def) > 0:
+		return def[0].Type(), nil
 	}
-	return ty.AttributeType(key.AsString()), nil
+	return cty.NilType, missingKey(key.AsString())
 }
 
 func missingKey(key string) error {

@@ -50,7 +50,13 @@ func TestCollectionFunctions(t *testing.T) {
 			{args: []cty.Value{secret(cty.UnknownVal(cty.Map(cty.String))), str("a"), str("d")}, want: secret(cty.UnknownVal(cty.String))},
 			{args: []cty.Value{secret(m), str("a"), str("d")}, want: secret(str("x"))},
 			{args: []cty.Value{m, str("a"), str("b"), str("c")}, err: "at most three arguments"},
-			{args: []cty.Value{str("a"), str("a"), str("b")}, err: "requires a map"},
+			{args: []cty.Value{str("a"), str("a"), str("b")}, err: "lookup needs a map or an object, not string"},
+			// A null default, as Terraform allows.
+			{args: []cty.Value{m, str("z"), cty.NullVal(cty.DynamicPseudoType)}, want: cty.NullVal(cty.String)},
+			{args: []cty.Value{m, str("a"), cty.NullVal(cty.DynamicPseudoType)}, want: str("x")},
+			{args: []cty.Value{obj(map[string]cty.Value{"a": num(1)}), str("b"), cty.NullVal(cty.DynamicPseudoType)}, want: cty.NullVal(cty.DynamicPseudoType)},
+			{args: []cty.Value{m, str("z"), secret(str("d"))}, want: secret(str("d"))},
+			{args: []cty.Value{m, str("z"), strs("d")}, err: "the default value must have the type of the map's elements, string"},
 			{args: []cty.Value{str("a"), str("a")}, err: "lookup needs a map or an object, not string"},
 		},
 		"coalesce": {

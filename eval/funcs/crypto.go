@@ -6,7 +6,6 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/pem"
@@ -20,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/gocty"
 	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/crypto/ssh"
 )
 
 // digest is a hash function with the encoding of its result.
@@ -144,8 +144,9 @@ var UUIDv5Func = function.New(&function.Spec{
 })
 
 // RSADecryptFunc decrypts Base64 ciphertext encrypted with RSA (PKCS #1
-// v1.5 padding) with a private key in PEM (PKCS #1 or PKCS #8), and
-// returns the plaintext, which must be UTF-8 text.
+// v1.5 padding) with a private key in PEM (PKCS #1, PKCS #8 or OpenSSH's
+// format, as ssh-keygen writes it), and returns the plaintext, which must
+// be UTF-8 text.
 var RSADecryptFunc = function.New(&function.Spec{
 	Description: "Decrypts Base64 ciphertext encrypted with RSA (PKCS #1 v1.5) with a PEM private key, and returns the plaintext.",
 	Params: []function.Parameter{
@@ -175,17 +176,19 @@ var RSADecryptFunc = function.New(&function.Spec{
 	},
 })
 
-// rsaPrivateKey reads an RSA private key in PEM: PKCS #1 or PKCS #8.
+// rsaPrivateKey reads an RSA private key in PEM: PKCS #1, PKCS #8 or
+// OpenSSH's format, not encrypted.
 func rsaPrivateKey(text string) (*rsa.PrivateKey, error) {
 	block, _ := pem.Decode([]byte(text))
 	if block == nil {
 		return nil, errors.New("the private key is not in PEM; give the text of a key file, such as file(\"key.pem\")")
 	}
-	if k, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
-		return k, nil
-	}
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
+	k, err := ssh.ParseRawPrivateKey([]byte(text))
+	var missing *ssh.PassphraseMissingError
+	switch {
+	case errors.As(err, &missing):
+		return nil, errors.New("the private key is encrypted with a passphrase; give the key without one")
+	case err != nil:
 		return nil, fmt.Errorf("the PEM block %q is not an RSA private key: %v", block.Type, err)
 	}
 	rk, ok := k.(*rsa.PrivateKey)

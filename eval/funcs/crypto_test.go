@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -85,6 +86,10 @@ func TestRSADecrypt(t *testing.T) {
 	runFamily(t, Functions(Options{}), map[string][]callTest{
 		"rsadecrypt": {
 			{args: []cty.Value{str(rsaCiphertext), str(rsaKey)}, want: str("hunter2")},
+			// The same key as ssh-keygen writes it, in OpenSSH's format.
+			{args: []cty.Value{str(rsaCiphertext), str(string(must(os.ReadFile("testdata/rsa-openssh.pem"))))}, want: str("hunter2")},
+			{args: []cty.Value{str(rsaCiphertext), str(string(must(os.ReadFile("testdata/rsa-openssh-passphrase.pem"))))}, err: "the private key is encrypted with a passphrase"},
+			{args: []cty.Value{str(rsaCiphertext), str(string(must(os.ReadFile("testdata/ed25519-openssh.pem"))))}, err: "not an RSA key"},
 			{args: []cty.Value{str(rsaCiphertext), secret(str(rsaKey))}, want: secret(str("hunter2"))},
 			{args: []cty.Value{str("not base64!"), str(rsaKey)}, err: "not valid standard Base64"},
 			{args: []cty.Value{str(rsaCiphertext), str("no key")}, err: "the private key is not in PEM"},

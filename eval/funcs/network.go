@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"net"
 	"net/netip"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -123,9 +124,9 @@ var CIDRContainsFunc = prefixFunc(function.Spec{
 	Type: function.StaticReturnType(cty.Bool),
 }, func(outer netip.Prefix, args []cty.Value) (cty.Value, error) {
 	s := args[1].AsString()
-	inner, err := netip.ParsePrefix(s)
+	inner, err := parsePrefix(1, args[1])
 	if err != nil {
-		addr, addrErr := netip.ParseAddr(s)
+		addr, addrErr := parseAddr(s)
 		if addrErr != nil {
 			return cty.NilVal, function.NewArgErrorf(1, "%q is neither an IP address nor a CIDR prefix", s)
 		}
@@ -153,12 +154,44 @@ func prefixFunc(spec function.Spec, impl func(p netip.Prefix, args []cty.Value) 
 }
 
 // parsePrefix parses argument i as a CIDR prefix, clearing its host bits.
+// As in Terraform, numbers may have leading zeros, which are decimal:
+// 010.0.0.0/08 is 10.0.0.0/8.
 func parsePrefix(i int, v cty.Value) (netip.Prefix, error) {
-	p, err := netip.ParsePrefix(v.AsString())
+	addr, bits, _ := strings.Cut(v.AsString(), "/")
+	p, err := netip.ParsePrefix(decimalOctets(addr) + "/" + trimZeros(bits))
 	if err != nil {
 		return netip.Prefix{}, function.NewArgErrorf(i, "%q is not a CIDR prefix; write an address and a prefix length, like 10.0.0.0/16 or fd00::/8", v.AsString())
 	}
 	return p.Masked(), nil
+}
+
+// parseAddr parses an IP address, whose IPv4 octets may have leading
+// zeros, as in Terraform.
+func parseAddr(s string) (netip.Addr, error) { return netip.ParseAddr(decimalOctets(s)) }
+
+// decimalOctets removes the leading zeros of the octets of an IPv4
+// address, or of the IPv4 address that ends an IPv6 one. Terraform reads
+// addresses with the rules of Go's net package before Go 1.17, which took
+// such octets as decimal (010 is 10, not 8 as in C's inet_aton).
+func decimalOctets(addr string) string {
+	head := addr[:strings.LastIndexByte(addr, ':')+1]
+	octets := strings.Split(addr[len(head):], ".")
+	if len(octets) != 4 {
+		return addr
+	}
+	for i, o := range octets {
+		octets[i] = trimZeros(o)
+	}
+	return head + strings.Join(octets, ".")
+}
+
+// trimZeros removes the leading zeros of a decimal number, keeping one
+// digit.
+func trimZeros(s string) string {
+	if t := strings.TrimLeft(s, "0"); t != "" || s == "" {
+		return t
+	}
+	return "0"
 }
 
 // extension returns the prefix length of p extended by the bits given in

@@ -18,6 +18,15 @@ func TestNetworkFunctions(t *testing.T) {
 			{args: []cty.Value{str("10.0.0.0/30"), num(-5)}, err: "-5 is out of range"},
 			{args: []cty.Value{str("10.0.0.0/30"), numf(1.5)}, err: "must be a whole number"},
 			{args: []cty.Value{str("10.0.0/8"), num(1)}, err: `"10.0.0/8" is not a CIDR prefix; write an address and a prefix length, like 10.0.0.0/16 or fd00::/8`},
+			// Leading zeros are decimal, as in Terraform.
+			{args: []cty.Value{str("010.001.000.000/016"), num(5)}, want: str("10.1.0.5")},
+			{args: []cty.Value{str("10.0.0.0/0008"), num(257)}, want: str("10.0.1.1")},
+			{args: []cty.Value{str("::ffff:010.0.0.0/120"), num(3)}, want: str("::ffff:10.0.0.3")},
+			{args: []cty.Value{str("0.0.0.0/00"), num(1)}, want: str("0.0.0.1")},
+			{args: []cty.Value{str("10.0.0.0/"), num(1)}, err: "is not a CIDR prefix"},
+			{args: []cty.Value{str("10.0.0.0"), num(1)}, err: "is not a CIDR prefix"},
+			{args: []cty.Value{str("10.0.0.0/+8"), num(1)}, err: "is not a CIDR prefix"},
+			{args: []cty.Value{str("0256.0.0.0/8"), num(1)}, err: "is not a CIDR prefix"},
 			{args: []cty.Value{str("ﬄ"), num(1)}, err: "is not a CIDR prefix"},
 			{args: []cty.Value{secret(str("10.0.0.0/8")), num(1)}, want: secret(str("10.0.0.1"))},
 			{args: []cty.Value{secret(str("nope")), num(1)}, err: "the details are hidden because it is secret"},
@@ -30,6 +39,7 @@ func TestNetworkFunctions(t *testing.T) {
 		},
 		"cidrsubnet": {
 			{args: []cty.Value{str("172.16.0.0/12"), num(4), num(2)}, want: str("172.18.0.0/16")},
+			{args: []cty.Value{str("010.0.0.0/8"), num(8), num(3)}, want: str("10.3.0.0/16")},
 			{args: []cty.Value{str("10.1.2.0/24"), num(4), num(15)}, want: str("10.1.2.240/28")},
 			{args: []cty.Value{str("10.1.2.0/24"), num(0), num(0)}, want: str("10.1.2.0/24")},
 			{args: []cty.Value{str("fd00:fd12:3456:7890::/56"), num(16), num(162)}, want: str("fd00:fd12:3456:7800:a200::/72")},
@@ -54,6 +64,8 @@ func TestNetworkFunctions(t *testing.T) {
 			{args: []cty.Value{str("10.1.0.0/16"), str("10.0.0.0/8")}, want: cty.False},
 			{args: []cty.Value{str("fd00:a:b:c::/64"), str("fd00:a:b:c:d::1")}, want: cty.True},
 			{args: []cty.Value{str("10.0.0.0/8"), str("fd00::1")}, err: "10.0.0.0/8 and fd00::1 are of different address families (IPv4 and IPv6)"},
+			{args: []cty.Value{str("010.0.0.0/8"), str("010.001.002.003")}, want: cty.True},
+			{args: []cty.Value{str("10.0.0.0/8"), str("011.1.0.0/16")}, want: cty.False},
 			{args: []cty.Value{str("10.0.0.0/8"), str("👍🏽")}, err: `"👍🏽" is neither an IP address nor a CIDR prefix`},
 		},
 	})

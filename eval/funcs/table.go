@@ -161,13 +161,10 @@ func Functions(o Options) map[string]function.Function {
 		"try":             tryfunc.TryFunc,
 	}
 
-	// Templates see the same library, except that a template may not render
-	// another template file: that could recurse without end.
-	inTemplates := maps.Clone(fns)
-	inTemplates["templatefile"] = nestedTemplateFileFunc
-	inTemplates["templatestring"] = templateStringFunc(inTemplates)
-	fns["templatestring"] = inTemplates["templatestring"]
-	fns["templatefile"] = s.templateFileFunc(inTemplates)
+	// Templates see the same library (fns, once complete), one level
+	// deeper.
+	fns["templatefile"] = s.templateFileFunc(fns, 0)
+	fns["templatestring"] = s.templateStringFunc(fns, 0)
 	pulumi := map[string]function.Function{
 		// Pulumi.
 		"assetarchive":       AssetArchiveFunc,
@@ -188,16 +185,13 @@ func Functions(o Options) map[string]function.Function {
 		"tojson":       stdlib.JSONEncodeFunc,
 		"unsecret":     NonsensitiveFunc,
 	}
-	for _, lib := range []map[string]function.Function{fns, inTemplates} {
-		// Terraform's functions are also core::<name>, the name OpenTofu
-		// and Terraform give them beside provider functions.
-		for name, f := range maps.Clone(lib) {
-			lib["core::"+name] = f
-		}
-		maps.Copy(lib, pulumi)
+	// Terraform's functions are also core::<name>, the name OpenTofu and
+	// Terraform give them beside provider functions.
+	for name, f := range maps.Clone(fns) {
+		fns["core::"+name] = f
 	}
+	maps.Copy(fns, pulumi)
 	guardAll(fns)
-	guardAll(inTemplates)
 	return fns
 }
 

@@ -3,6 +3,7 @@ package funcs
 import (
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -21,8 +22,14 @@ func templateParams(template string) []function.Parameter {
 	}
 }
 
-// templateFileFunc returns templatefile, rendering templates with fns.
-func (s *scope) templateFileFunc(fns map[string]function.Function) function.Function {
+// maxTemplateDepth is how deep templates may render templates
+// (templatefile and templatestring inside templates), as deep as OpenTofu
+// allows by default: a template that renders itself fails there.
+const maxTemplateDepth = 1024
+
+// templateFileFunc returns templatefile for templates depth deep (0 for
+// the program's own expressions), rendering with fns.
+func (s *scope) templateFileFunc(fns map[string]function.Function, depth int) function.Function {
 	return function.New(&function.Spec{
 		Description: "Renders the template in a file with the given variables.",
 		Params:      templateParams("path"),
@@ -36,32 +43,48 @@ func (s *scope) templateFileFunc(fns map[string]function.Function) function.Func
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
-			return render(string(data), given, args[1], fns)
+			lib, err := s.templateLibrary(fns, depth+1)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return render(string(data), given, args[1], lib)
 		},
 	})
 }
 
-// templateStringFunc returns templatestring, rendering templates with fns.
-func templateStringFunc(fns map[string]function.Function) function.Function {
+// templateStringFunc returns templatestring for templates depth deep,
+// rendering with fns.
+func (s *scope) templateStringFunc(fns map[string]function.Function, depth int) function.Function {
 	return function.New(&function.Spec{
 		Description: "Renders a template given as a string with the given variables.",
 		Params:      templateParams("template"),
 		Type:        function.StaticReturnType(cty.DynamicPseudoType),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return render(args[0].AsString(), "<templatestring>", args[1], fns)
+			lib, err := s.templateLibrary(fns, depth+1)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return render(args[0].AsString(), "<templatestring>", args[1], lib)
 		},
 	})
 }
 
-// nestedTemplateFileFunc stands for templatefile inside templates.
-var nestedTemplateFileFunc = function.New(&function.Spec{
-	Description: "Not available inside a template.",
-	Params:      templateParams("path"),
-	Type:        function.StaticReturnType(cty.DynamicPseudoType),
-	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
-		return cty.NilVal, errors.New("templatefile cannot be called inside a template; render the inner template first and pass the result in vars")
-	},
-})
+// errTooDeep is the error of templates rendered more than
+// maxTemplateDepth deep, passed up through the templates unwrapped.
+var errTooDeep = fmt.Errorf("templates render templates more than %d deep; a template may be rendering itself", maxTemplateDepth)
+
+// templateLibrary returns the functions of templates depth deep: fns, with
+// templatefile and templatestring rendering one level deeper.
+func (s *scope) templateLibrary(fns map[string]function.Function, depth int) (map[string]function.Function, error) {
+	if depth > maxTemplateDepth {
+		return nil, errTooDeep
+	}
+	lib := maps.Clone(fns)
+	file, str := guarded(s.templateFileFunc(fns, depth)), guarded(s.templateStringFunc(fns, depth))
+	lib["templatefile"], lib["core::templatefile"] = file, file
+	lib["templatestring"], lib["core::templatestring"] = str, str
+	return lib, nil
+}
 
 // render evaluates the template src with the variables vars and the
 // functions fns. Marks on vars itself apply to the result.
@@ -97,6 +120,11 @@ func render(src, filename string, vars cty.Value, fns map[string]function.Functi
 		}
 	}
 	out, diags := expr.Value(&hcl.EvalContext{Variables: variables, Functions: fns})
+	for _, d := range diags {
+		if call, ok := d.Extra.(hclsyntax.FunctionCallDiagExtra); ok && errors.Is(call.FunctionCallError(), errTooDeep) {
+			return cty.NilVal, errTooDeep
+		}
+	}
 	if diags.HasErrors() {
 		return cty.NilVal, fmt.Errorf("rendering the template: %s", diags.Error())
 	}

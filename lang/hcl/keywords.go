@@ -34,6 +34,7 @@ var topBlocks = map[string]struct {
 	"check":     {"Assertions, and the data sources they read, reported as warnings when they fail.", checkSchema},
 	"pulumi":    {"Package versions: required_providers.", requirementsSchema},
 	"terraform": {"Terraform's settings: required_providers, required_version; a backend is not used.", terraformSchema},
+	"language":  {"OpenTofu's language settings: compatible_with { opentofu = \"…\" }, the versions the module works with.", languageSchema},
 }
 
 // nestedBlocks are the schemas of the blocks nested in those, by type;

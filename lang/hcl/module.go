@@ -31,6 +31,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "check", LabelNames: []string{"name"}},
 	{Type: "pulumi"},
 	{Type: "terraform"},
+	{Type: "language"},
 }}
 
 // module is one module being decoded: the root module or a module's body.
@@ -60,7 +61,7 @@ func (m *module) report(diags hcl.Diagnostics) { m.l.diags = append(m.l.diags, d
 // providers first, since resource types resolve through them, and the
 // blocks that refer to resources (moved, import, removed) last.
 func (m *module) decode(blocks []*hcl.Block) {
-	order := [][]string{{"pulumi", "terraform"}, {"provider"},
+	order := [][]string{{"pulumi", "terraform", "language"}, {"provider"},
 		{"variable", "locals", "output", "resource", "data", "ephemeral", "module", "check"}, {"moved", "import", "removed"}}
 	for _, types := range order {
 		for _, b := range blocks {
@@ -77,6 +78,8 @@ func (m *module) block(b *hcl.Block) {
 		m.requirements(b)
 	case "terraform":
 		m.terraform(b)
+	case "language":
+		m.language(b)
 	case "provider":
 		m.provider(b)
 	case "variable":

@@ -355,7 +355,9 @@ var requirementsSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: 
 
 // terraformSchema is the schema of a terraform block.
 var terraformSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}},
+	// language is Terraform's, which OpenTofu ignores (its language
+	// settings are in a language block).
+	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}, {Name: "language"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"},
 		{Type: "provider_meta", LabelNames: []string{"provider"}}, {Type: "encryption"}},
 }
@@ -414,20 +416,11 @@ func (m *module) terraform(b *hcl.Block) {
 // requiredVersion checks a required_version constraint against
 // LanguageVersion.
 func (m *module) requiredVersion(a *hcl.Attribute) {
-	v, diags := a.Expr.Value(nil)
-	if diags.HasErrors() || v.Type() != cty.String || v.IsNull() {
-		m.errorf(a.Expr.Range(), "Invalid required_version", "required_version must be a constant string of version constraints, such as \">= 1.5\".")
-		return
-	}
-	c, err := version.NewConstraint(v.AsString())
-	if err != nil {
-		m.errorf(a.Expr.Range(), "Invalid required_version", "%q is not a version constraint: %s.", v.AsString(), err)
-		return
-	}
-	if !c.Check(version.Must(version.NewVersion(LanguageVersion))) {
+	c, ok := m.versionConstraint(a)
+	if ok && !c.Check(version.Must(version.NewVersion(LanguageVersion))) {
 		m.errorf(a.Expr.Range(), "Unsupported Terraform Core version",
 			"This configuration requires Terraform %s, and Cairn implements the language of OpenTofu %s; change the constraint to allow %s if the configuration works with it.",
-			v.AsString(), LanguageVersion, LanguageVersion)
+			c, LanguageVersion, LanguageVersion)
 	}
 }
 

@@ -28,7 +28,7 @@ func (m *module) variable(b *hcl.Block) {
 	content, diags := b.Body.Content(variableSchema)
 	m.report(diags)
 	c := &eval.Config{Decl: eval.Decl{Name: name, Namespace: "var", Noun: "variable", NameRange: b.LabelRanges[0], DeclRange: b.DefRange},
-		Key: name, Type: cty.DynamicPseudoType}
+		Key: name, Type: cty.DynamicPseudoType, TerraformTypes: true}
 	if a := content.Attributes["type"]; a != nil {
 		c.Type, c.Defaults = m.typeConstraint(a.Expr)
 		m.hclVars[name] = !c.Type.IsPrimitiveType()
