@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,12 +16,12 @@ import (
 // program as Pulumi.yaml, so that the secrets package's counters can be
 // read after each command.
 type inProcess struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	home string
 }
 
-func newInProcess(t *testing.T, program string) *inProcess {
+func newInProcess(t testing.TB, program string) *inProcess {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
 		t.Fatal(err)
@@ -48,14 +50,20 @@ func (p *inProcess) run(args ...string) (out string, derived int64) {
 	return stdout.String() + stderr.String(), derived
 }
 
-// state returns the stack's state file.
-func (p *inProcess) state() string {
+// stateFile returns the path of the stack's state file.
+func (p *inProcess) stateFile() string {
 	p.t.Helper()
 	files, err := filepath.Glob(filepath.Join(p.home, "state", ".pulumi", "stacks", "*", "dev.json"))
 	if err != nil || len(files) != 1 {
 		p.t.Fatalf("the state file: %v %v", files, err)
 	}
-	data, err := os.ReadFile(files[0])
+	return files[0]
+}
+
+// state returns the stack's state file's text.
+func (p *inProcess) state() string {
+	p.t.Helper()
+	data, err := os.ReadFile(p.stateFile())
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -139,5 +147,56 @@ resources:
 	}
 	if _, derived := p.run("preview", "--non-interactive", "--expect-no-changes"); derived != 1 {
 		t.Fatalf("the preview after the update derived %d keys, want 1 (the config's secret is decrypted)", derived)
+	}
+}
+
+// BenchmarkNoChangePreview1000 previews 1,000 unchanged random strings, on
+// the fast path, with the state holding a secret (the sealed seed key, as
+// every state of Cairn's random provider does) and with that key removed
+// from the state, so that it holds no secret. Before the key was derived
+// lazily, the first paid for a PBKDF2 derivation (derivations/op 1).
+func BenchmarkNoChangePreview1000(b *testing.B) {
+	var program strings.Builder
+	program.WriteString("name: lazy\nruntime: yaml\nresources:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&program, "  r%d:\n    type: random:RandomString\n    properties:\n      length: %d\n", i, 8+i%8)
+	}
+	for _, name := range []string{"secrets", "no secrets"} {
+		b.Run(name, func(b *testing.B) {
+			p := newInProcess(b, program.String())
+			p.run("stack", "init", "dev", "--non-interactive")
+			p.run("up", "--yes", "--non-interactive")
+			if name == "no secrets" {
+				p.dropSeedKey()
+			}
+			var derived int64
+			for b.Loop() {
+				_, n := p.run("preview", "--non-interactive", "--expect-no-changes")
+				derived += n
+			}
+			b.ReportMetric(float64(derived)/float64(b.N), "derivations/op")
+		})
+	}
+}
+
+// dropSeedKey removes the sealed seed key from the state, which then holds
+// no secret (a preview of unchanged resources needs no seed).
+func (p *inProcess) dropSeedKey() {
+	p.t.Helper()
+	var chk map[string]any
+	if err := json.Unmarshal([]byte(p.state()), &chk); err != nil {
+		p.t.Fatal(err)
+	}
+	meta := chk["checkpoint"].(map[string]any)["latest"].(map[string]any)["metadata"].(map[string]any)
+	delete(meta["cairn_seeds"].(map[string]any), "key")
+	data, err := json.Marshal(chk)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"ciphertext"`) {
+		p.t.Fatal("the state still holds a secret")
+	}
+	if err := os.WriteFile(p.stateFile(), data, 0o644); err != nil {
+		p.t.Fatal(err)
 	}
 }
