@@ -90,7 +90,7 @@ type Options struct {
 	// of provider errors in the state (initErrors).
 	Masker *secrets.Masker
 	// VerifySecrets, when set, checks the stack's secrets key material (a
-	// passphrase whose key derives in the background). The first step that
+	// passphrase, deriving its key if nothing has yet). The first step that
 	// creates, updates or deletes a resource (and so the first provider
 	// Create, Update or Delete) waits for it, and its error fails them all,
 	// so that a wrong passphrase changes nothing.

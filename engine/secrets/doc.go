@@ -5,8 +5,10 @@
 // The passphrase manager follows Pulumi's format exactly, so a stack
 // configuration file or a state written by `pulumi` with a passphrase decrypts
 // here with the same passphrase, and the reverse. Its key is derived once per
-// manager, in the background (PBKDF2-HMAC-SHA256, 1,000,000 iterations, from the passphrase and the
-// 8-byte salt of the stack's encryptionsalt); values are sealed with
+// manager, when a value is first encrypted or decrypted (PBKDF2-HMAC-SHA256,
+// 1,000,000 iterations, from the passphrase and the 8-byte salt of the
+// stack's encryptionsalt), so a command that needs no secret's plaintext
+// spends nothing on it; values are sealed with
 // AES-256-GCM under a fresh 12-byte nonce and written as
 // "v1:<base64 nonce>:<base64 ciphertext>". Decryptions are cached, so reading a
 // state with many secrets costs at most one AES operation per value.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // PassphraseType is the secrets_providers.type of the passphrase manager.
@@ -35,9 +36,9 @@ var ErrIncorrectPassphrase = errors.New("incorrect passphrase: it does not decry
 // Pulumi.<stack>.yaml and secrets_providers.state.salt in the state.
 //
 // The key derivation costs about 170 ms of CPU, so a manager of an existing
-// stack runs it, and checks the passphrase, in the background while the
-// caller loads its program and state; the first Encrypt or Decrypt waits
-// for it, and a command that touches no secret never does.
+// stack runs it, and checks the passphrase, only when first needed: by the
+// first Encrypt, Decrypt or Check, once however many goroutines ask at the
+// same time. A command that touches no secret never derives the key.
 type PassphraseManager struct {
 	crypter    func() (*crypter, error) // the key, derived once
 	passphrase string
@@ -54,7 +55,7 @@ type passphraseState struct {
 }
 
 // NewPassphraseManager returns the manager of a stack whose encryptionsalt
-// is salt, and starts deriving its key. A malformed salt fails at once; a
+// is salt; its key is derived on first use. A malformed salt fails at once; a
 // passphrase that is not the stack's makes the first Encrypt or Decrypt (or
 // Check) fail with ErrIncorrectPassphrase.
 func NewPassphraseManager(passphrase, salt string) (*PassphraseManager, error) {
@@ -63,7 +64,6 @@ func NewPassphraseManager(passphrase, salt string) (*PassphraseManager, error) {
 		return nil, err
 	}
 	derive := sync.OnceValues(func() (*crypter, error) { return checkedCrypter(passphrase, raw, check) })
-	go derive()
 	return newPassphraseManager(derive, passphrase, salt)
 }
 
@@ -210,9 +210,17 @@ func checkedCrypter(passphrase string, raw []byte, check string) (*crypter, erro
 	return c, nil
 }
 
+// derivations counts the keys deriveCrypter has derived; see Derivations.
+var derivations atomic.Int64
+
+// Derivations returns how many keys have been derived from passphrases in
+// this process: tests use it to prove that an operation needed none.
+func Derivations() int64 { return derivations.Load() }
+
 // deriveCrypter derives the AES-256 key from the passphrase and salt with
 // PBKDF2-HMAC-SHA256.
 func deriveCrypter(passphrase string, salt []byte) (*crypter, error) {
+	derivations.Add(1)
 	key, err := pbkdf2.Key(sha256.New, passphrase, salt, kdfIterations, keyBytes)
 	if err != nil {
 		return nil, fmt.Errorf("deriving the key from the passphrase: %w", err)

@@ -201,3 +201,45 @@ func TestDecryptCaches(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestKeyDerivedOnFirstUseOnly: making a stack's manager derives nothing;
+// concurrent first decryptions derive the key once between them.
+func TestKeyDerivedOnFirstUseOnly(t *testing.T) {
+	fx := pulumiStack()
+	if fx.err != nil {
+		t.Fatal(fx.err)
+	}
+	before := Derivations()
+	m, err := NewPassphraseManager(passphrase, fx.salt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Type()
+	_ = m.State()
+	if _, err := m.DecrypterFor(PassphraseType, m.State()); err != nil {
+		t.Fatal(err)
+	}
+	if n := Derivations() - before; n != 0 {
+		t.Fatalf("making the manager derived %d keys, want none before a secret is needed", n)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			var got string
+			if got, errs[i] = m.Decrypt(fx.secure); errs[i] == nil && got != "hunter2" {
+				errs[i] = errors.New("decrypted " + got)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Encrypt("x"); err != nil {
+		t.Fatal(err)
+	}
+	if n := Derivations() - before; n != 1 {
+		t.Fatalf("8 concurrent decryptions and an encryption derived %d keys, want 1", n)
+	}
+}

@@ -47,6 +47,10 @@ const (
 	// variantTerraform is cairn running a Terraform provider's binary;
 	// variantTerraformOptIn, opted into the fast path (CAIRN_FAST_PATH=null),
 	// which by default does not trust a Terraform provider either.
+	// variantSecretOutputs is the built-in provider, in process, with every
+	// result a secret (additionalSecretOutputs), standing in for Pulumi's
+	// plugin, whose every RandomString keeps a secret in its outputs.
+	variantSecretOutputs  = "in-process, secret outputs"
 	variantTerraform      = "Terraform provider, by Cairn"
 	variantTerraformOptIn = "Terraform provider, by Cairn, opted in"
 )
@@ -91,6 +95,7 @@ func main() {
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
 	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
+	secretSizes := flag.String("secrets-n", "1000", "sizes of the independent YAML stacks whose results are secrets, in process (\"\" for none)")
 	tsSizes := flag.String("typescript-n", "100", "sizes of the independent TypeScript stacks, run by Cairn's Node.js host (\"\" for none)")
 	flag.StringVar(&b.nullProvider, "null-provider", lookPath("terraform-provider-null"), "hashicorp/null's provider binary (default: terraform-provider-null on PATH)")
 	flag.StringVar(&b.nullVersion, "null-version", "3.3.1", "the version the null provider binary is filed as")
@@ -118,6 +123,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "SKIPPED: node is not on PATH or %s is missing (make nodejs-deps), so the TypeScript rows are left out\n", nodeModules)
 	case *tsSizes != "":
 		err = errors.Join(err, ints(&p.typescript, "-typescript-n", *tsSizes))
+	}
+	if *secretSizes != "" {
+		err = errors.Join(err, ints(&p.secrets, "-secrets-n", *secretSizes))
 	}
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))

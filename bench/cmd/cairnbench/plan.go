@@ -18,6 +18,9 @@ type plan struct {
 	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
 	// random provider plugin (b.pulumiRandom).
 	pulumiRandom []int
+	// secrets are the sizes of the independent YAML stacks whose results
+	// are secrets (variantSecretOutputs).
+	secrets []int
 	// typescript are the sizes of the independent TypeScript stacks, run by
 	// Cairn's Node.js language host.
 	typescript []int
@@ -28,7 +31,8 @@ type plan struct {
 
 // rows lists the table's rows: the independent stacks in every language
 // and provider variant, the chains in process, the independent YAML stacks
-// of Pulumi's random plugin (by default, and opted into the fast path), in
+// of Pulumi's random plugin (by default, and opted into the fast path) and
+// of secret results in process, in
 // TypeScript, the stacks of null_resource by cairn and by each Terraform
 // tool, the independent YAML stacks on PostgreSQL, and the latency stack
 // at each parallelism.
@@ -50,6 +54,9 @@ func (b *bench) rows(p plan) []row {
 		for _, v := range []string{variantPulumi, variantPulumiOptIn} {
 			rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", plugin: b.pulumiRandom}, variant: v})
 		}
+	}
+	for _, n := range p.secrets {
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml", secretOutputs: true}, variant: variantSecretOutputs})
 	}
 	for _, n := range p.typescript {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "typescript", plugin: b.nodeModules}, variant: variantInProcess})

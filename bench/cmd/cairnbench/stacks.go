@@ -38,6 +38,8 @@ type stack struct {
 	// the latency provider's, or Pulumi's random provider's; "" for none.
 	// A TypeScript stack's is the node_modules folder it runs with.
 	plugin string
+	// secretOutputs makes every result a secret (additionalSecretOutputs).
+	secretOutputs bool
 	// terraform writes the program as a Terraform configuration, main.tf,
 	// for OpenTofu or Terraform.
 	terraform bool
@@ -110,6 +112,9 @@ func (s stack) yamlResource(b *strings.Builder, i int) {
 	fmt.Fprintf(b, "  r%d:\n    type: random:RandomString\n    properties:\n      length: %d\n", i, s.length(i))
 	if s.shape == chain && i > 0 {
 		fmt.Fprintf(b, "      keepers:\n        prev: ${r%d.result}\n", i-1)
+	}
+	if s.secretOutputs {
+		b.WriteString("    options:\n      additionalSecretOutputs: [result]\n")
 	}
 }
 

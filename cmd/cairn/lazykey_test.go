@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-iac/cairn/engine/secrets"
+)
+
+// inProcess runs cairn in this process, in a fresh project folder holding
+// program as Pulumi.yaml, so that the secrets package's counters can be
+// read after each command.
+type inProcess struct {
+	t    testing.TB
+	dir  string
+	home string
+}
+
+func newInProcess(t testing.TB, program string) *inProcess {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, ".cairn-home")
+	t.Chdir(dir)
+	t.Setenv("CAIRN_HOME", home)
+	t.Setenv("CAIRN_CONFIG_PASSPHRASE", "correct horse")
+	t.Setenv("CAIRN_BACKEND_URL", "")
+	t.Setenv("PULUMI_BACKEND_URL", "")
+	t.Setenv("NO_COLOR", "1")
+	return &inProcess{t: t, dir: dir, home: home}
+}
+
+// run runs one command, fails the test unless it succeeds, and returns
+// its output and the keys it derived.
+func (p *inProcess) run(args ...string) (out string, derived int64) {
+	p.t.Helper()
+	var stdout, stderr bytes.Buffer
+	before := secrets.Derivations()
+	code := run(append([]string{"cairn"}, args...), strings.NewReader(""), &stdout, &stderr)
+	derived = secrets.Derivations() - before
+	if code != 0 {
+		p.t.Fatalf("cairn %s: exit %d\n%s%s", strings.Join(args, " "), code, &stdout, &stderr)
+	}
+	return stdout.String() + stderr.String(), derived
+}
+
+// stateFile returns the path of the stack's state file.
+func (p *inProcess) stateFile() string {
+	p.t.Helper()
+	files, err := filepath.Glob(filepath.Join(p.home, "state", ".pulumi", "stacks", "*", "dev.json"))
+	if err != nil || len(files) != 1 {
+		p.t.Fatalf("the state file: %v %v", files, err)
+	}
+	return files[0]
+}
+
+// state returns the stack's state file's text.
+func (p *inProcess) state() string {
+	p.t.Helper()
+	data, err := os.ReadFile(p.stateFile())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// A no-change preview of a stack whose state holds a secret (the sealed
+// seed key its random strings derive from) decrypts and encrypts nothing,
+// so it derives no key from the passphrase.
+func TestNoChangePreviewDerivesNoKey(t *testing.T) {
+	p := newInProcess(t, `name: lazy
+runtime: yaml
+resources:
+  a:
+    type: random:RandomString
+    properties:
+      length: 8
+  b:
+    type: random:RandomString
+    properties:
+      length: 9
+`)
+	p.run("stack", "init", "dev", "--non-interactive")
+	p.run("up", "--yes", "--non-interactive")
+	if !strings.Contains(p.state(), `"ciphertext"`) {
+		t.Fatal("the state holds no secret; the test proves nothing")
+	}
+	out, derived := p.run("preview", "--non-interactive", "--expect-no-changes")
+	if !strings.Contains(out, "Resources: 3 unchanged.") {
+		t.Fatalf("want a no-change preview:\n%s", out)
+	}
+	if derived != 0 {
+		t.Fatalf("the no-change preview derived %d keys from the passphrase, want none", derived)
+	}
+}
+
+// A changed secret input still previews and updates (deriving the key to
+// decrypt and encrypt it), and neither its old nor its new plaintext
+// reaches the state.
+func TestChangedSecretInputUpdates(t *testing.T) {
+	p := newInProcess(t, `name: lazy
+runtime: yaml
+config:
+  token:
+    type: string
+    secret: true
+resources:
+  a:
+    type: random:RandomString
+    properties:
+      length: 8
+      keepers:
+        token: ${token}
+`)
+	p.run("stack", "init", "dev", "--non-interactive")
+	p.run("config", "set", "--secret", "token", "first-plaintext-1")
+	p.run("up", "--yes", "--non-interactive")
+	p.run("config", "set", "--secret", "token", "second-plaintext-2")
+	out, derived := p.run("preview", "--non-interactive")
+	if !strings.Contains(out, "1 to replace") && !strings.Contains(out, "1 to update") {
+		t.Fatalf("want the changed secret input previewed as a change:\n%s", out)
+	}
+	if derived != 1 {
+		t.Fatalf("the preview derived %d keys, want 1: it must decrypt the secret input", derived)
+	}
+	if strings.Contains(out, "plaintext") {
+		t.Fatalf("the preview shows a secret's plaintext:\n%s", out)
+	}
+	out, _ = p.run("up", "--yes", "--non-interactive")
+	if strings.Contains(out, "plaintext") {
+		t.Fatalf("the update shows a secret's plaintext:\n%s", out)
+	}
+	st := p.state()
+	for _, plain := range []string{"first-plaintext-1", "second-plaintext-2"} {
+		if strings.Contains(st, plain) {
+			t.Fatalf("the state holds the plaintext %q", plain)
+		}
+	}
+	if !strings.Contains(st, `"ciphertext"`) {
+		t.Fatal("the state holds no encrypted secret")
+	}
+	if _, derived := p.run("preview", "--non-interactive", "--expect-no-changes"); derived != 1 {
+		t.Fatalf("the preview after the update derived %d keys, want 1 (the config's secret is decrypted)", derived)
+	}
+}
+
+// BenchmarkNoChangePreview1000 previews 1,000 unchanged random strings, on
+// the fast path, with the state holding a secret (the sealed seed key, as
+// every state of Cairn's random provider does), with that key removed from
+// the state, so that it holds no secret, and with every result a secret
+// (additionalSecretOutputs), as Pulumi's random provider keeps secrets in
+// its outputs. Before the key was derived lazily, each paid for a PBKDF2
+// derivation (derivations/op 1); the last still does, its state's secrets
+// being decrypted when it is read.
+func BenchmarkNoChangePreview1000(b *testing.B) {
+	var program strings.Builder
+	program.WriteString("name: lazy\nruntime: yaml\nresources:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&program, "  r%d:\n    type: random:RandomString\n    properties:\n      length: %d\n", i, 8+i%8)
+	}
+	secretOutputs := strings.ReplaceAll(program.String(), "\n    properties:", "\n    options:\n      additionalSecretOutputs: [result]\n    properties:")
+	for _, name := range []string{"secrets", "no secrets", "secret outputs"} {
+		b.Run(name, func(b *testing.B) {
+			text := program.String()
+			if name == "secret outputs" {
+				text = secretOutputs
+			}
+			p := newInProcess(b, text)
+			p.run("stack", "init", "dev", "--non-interactive")
+			p.run("up", "--yes", "--non-interactive")
+			if name == "no secrets" {
+				p.dropSeedKey()
+			}
+			var derived int64
+			for b.Loop() {
+				_, n := p.run("preview", "--non-interactive", "--expect-no-changes")
+				derived += n
+			}
+			b.ReportMetric(float64(derived)/float64(b.N), "derivations/op")
+		})
+	}
+}
+
+// dropSeedKey removes the sealed seed key from the state, which then holds
+// no secret (a preview of unchanged resources needs no seed).
+func (p *inProcess) dropSeedKey() {
+	p.t.Helper()
+	var chk map[string]any
+	if err := json.Unmarshal([]byte(p.state()), &chk); err != nil {
+		p.t.Fatal(err)
+	}
+	meta := chk["checkpoint"].(map[string]any)["latest"].(map[string]any)["metadata"].(map[string]any)
+	delete(meta["cairn_seeds"].(map[string]any), "key")
+	data, err := json.Marshal(chk)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"ciphertext"`) {
+		p.t.Fatal("the state still holds a secret")
+	}
+	if err := os.WriteFile(p.stateFile(), data, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
