@@ -153,6 +153,15 @@ func (m *module) moved(b *hcl.Block) {
 		return
 	}
 	target := m.node(to)
+	// A chain of moves (a to b, b to c) moves a to where the chain ends,
+	// as OpenTofu chains them.
+	for seen := 0; target == nil && seen < len(m.moves); seen++ {
+		next, ok := m.moves[to.String()]
+		if !ok {
+			break
+		}
+		to, target = next, m.node(next)
+	}
 	if target == nil {
 		m.errorf(to.rng, "Moved object not declared", "%s is not declared; a moved block's to names the new address of something that is.", to)
 		return
@@ -181,6 +190,37 @@ func (m *module) moved(b *hcl.Block) {
 	case *eval.Module:
 		n.Options.Moved = append(n.Options.Moved, mv)
 	}
+}
+
+// movesOf returns the addresses the moved blocks among blocks move to, by
+// the address they move from; blocks with invalid addresses are left out
+// (moved reports them).
+func movesOf(blocks []*hcl.Block) map[string]address {
+	out := map[string]address{}
+	for _, b := range blocks {
+		if b.Type != "moved" {
+			continue
+		}
+		attrs, _ := b.Body.JustAttributes()
+		var ends [2]address
+		for i, name := range []string{"from", "to"} {
+			a := attrs[name]
+			if a == nil {
+				break
+			}
+			t, diags := hcl.AbsTraversalForExpr(a.Expr)
+			ad, ok := parseAddress(t)
+			if diags.HasErrors() || !ok {
+				break
+			}
+			ad.rng = a.Expr.Range()
+			ends[i] = ad
+		}
+		if ends[0].typ != "" && ends[1].typ != "" {
+			out[ends[0].String()] = ends[1]
+		}
+	}
+	return out
 }
 
 // expanded reports whether an address names an instance of a module with

@@ -74,6 +74,30 @@ module "web" { source = "./site" }
 	langtest.Equal(t, "moved blocks removed", s.Up(), []string(nil))
 }
 
+// TestMovedChain follows chained moved blocks (a to b, b to c) as
+// OpenTofu does: the state of a moves to c, nothing is created or deleted.
+func TestMovedChain(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `resource "test_thing" "a" { name = "a" }`)
+	langtest.Equal(t, "create", s.Up(), []string{"create a", "create default", "create roundtrip-test"})
+	id := s.Find("a").ID
+	s.Write("main.hcl", `
+resource "test_thing" "c" { name = "a" }
+moved {
+  from = test_thing.a
+  to   = test_thing.b
+}
+moved {
+  from = test_thing.b
+  to   = test_thing.c
+}
+`)
+	langtest.Equal(t, "chained move", s.Up(), []string(nil))
+	if r := s.Find("c"); r == nil || r.ID != id {
+		t.Errorf("c is not a, moved: %+v", r)
+	}
+}
+
 // TestMovedBetweenModules moves resources into a module, out of one,
 // between instances of a module, and from count to for_each keys: nothing
 // is created, deleted or replaced.
