@@ -237,6 +237,11 @@ func (r *operation) prepare() error {
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
 	}
+	if r.s.project.Runtime == "hcl" && len(workspace.TerraformFiles(r.s.project.ProgramDir())) > 0 {
+		// A Terraform configuration without resources deletes them all,
+		// as `terraform apply` does: its .tf files say so.
+		r.opts.AllowEmpty = true
+	}
 	if err := r.setFastPath(); err != nil {
 		return err
 	}
