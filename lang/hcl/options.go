@@ -47,7 +47,7 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 		}
 		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
 		if a := content.Attributes["prevent_destroy"]; a != nil {
-			o.Protect = a.Expr
+			o.Protect = &nullProtectsExpr{a.Expr}
 		}
 		if a := content.Attributes["ignore_changes"]; a != nil {
 			o.IgnoreChanges = m.paths(a, sh, true)
@@ -97,6 +97,21 @@ func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
 			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
 		}
 	}
+}
+
+// nullProtectsExpr is a prevent_destroy value. OpenTofu refuses to
+// delete or replace a resource whose prevent_destroy is null, as it
+// refuses one whose prevent_destroy is true (asking for false instead), so
+// null protects the resource.
+type nullProtectsExpr struct{ hcl.Expression }
+
+// Value implements hcl.Expression.
+func (e *nullProtectsExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	if v.IsNull() {
+		return cty.True.WithMarks(v.Marks()), diags
+	}
+	return v, diags
 }
 
 // triggerExpr is a replace_triggered_by list. A reference to a whole
