@@ -415,7 +415,7 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 
 var removedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
 }
 
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
@@ -436,6 +436,11 @@ func (m *module) removed(b *hcl.Block) {
 	if n := m.node(from); n != nil {
 		m.errorf(from.rng, "Removed resource still declared", "%s is declared at %s; remove its declaration, or this removed block.", from, n.Declaration().DeclRange)
 		return
+	}
+	for _, p := range content.Blocks {
+		if p.Type != "lifecycle" {
+			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
+		}
 	}
 	destroy := true
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {

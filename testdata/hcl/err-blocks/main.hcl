@@ -51,3 +51,12 @@ import {
   id       = "w"
   provider = test.west
 }
+
+removed {
+  from = test_thing.gone
+
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo gone"
+  }
+}
