@@ -293,21 +293,8 @@ func (m *module) importBlock(b *hcl.Block) {
 		return
 	}
 	id := content.Attributes["id"].Expr
-	if _, calls := m.scopeOf(to); len(calls) > 0 {
-		if fe := content.Attributes["for_each"]; fe != nil {
-			m.errorf(fe.NameRange, "Unsupported import for_each", "An import block with for_each imports into this module's resources only; write one import block for each resource of %s.", to)
-			return
-		}
-		for i, c := range calls {
-			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
-				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
-				return
-			}
-		}
-		m.importIntoModule(to, r, calls, id)
-		return
-	}
-	if fe := content.Attributes["for_each"]; fe != nil {
+	fe := content.Attributes["for_each"]
+	if fe != nil {
 		if key == nil && to.key == cty.NilVal || !r.Expansion.Expanded() {
 			m.errorf(to.rng, "Import key needed", "An import block with for_each imports instances of a resource with count or for_each: name one by a key from each, as in %s[each.key].", to)
 			return
@@ -315,7 +302,21 @@ func (m *module) importBlock(b *hcl.Block) {
 		if key == nil {
 			key = &hclsyntax.LiteralValueExpr{Val: to.key, SrcRange: to.rng}
 		}
-		r.Options.Import = importEach(r, fe.Expr, key, id, r.Options.Import)
+		// The IDs by instance key, which the resource picks its own from.
+		id, to.key = importIDs(fe.Expr, key, id), cty.NilVal
+	}
+	if _, calls := m.scopeOf(to); len(calls) > 0 {
+		for i, c := range calls {
+			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
+				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
+				return
+			}
+		}
+		m.importIntoModule(to, r, calls, id, fe != nil)
+		return
+	}
+	if fe != nil {
+		r.Options.Import = importEach(r, id, r.Options.Import)
 		return
 	}
 	if to.key != cty.NilVal {
@@ -348,45 +349,64 @@ func sameReference(a, b hcl.Expression) bool {
 	return true
 }
 
-// importEach returns an expression that is the ID the import of each
-// element of forEach gives the instance of r it names, and otherwise (for
-// the instances none names):
+// importIDs returns an expression that is the map of the IDs the import
+// of each element of forEach gives, by the instance keys it names:
 //
-//	ids = { for each in [for k, v in forEach : { key = k, value = v }] : key => id }
-//	contains(keys(ids), tostring(<the instance's key>)) ? ids[tostring(<the instance's key>)] : otherwise
-func importEach(r *eval.Resource, forEach, key, id, otherwise hcl.Expression) hcl.Expression {
+//	{ for each in [for k, v in forEach : { key = k, value = v }] : key => id }
+func importIDs(forEach, key, id hcl.Expression) hcl.Expression {
 	rng := id.Range()
-	ref := func(names ...string) *hclsyntax.ScopeTraversalExpr {
-		t := hcl.Traversal{hcl.TraverseRoot{Name: names[0], SrcRange: rng}}
-		for _, n := range names[1:] {
-			t = append(t, hcl.TraverseAttr{Name: n, SrcRange: rng})
-		}
-		return &hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: rng}
-	}
 	item := func(k string, v hclsyntax.Expression) hclsyntax.ObjectConsItem {
-		return hclsyntax.ObjectConsItem{KeyExpr: &hclsyntax.ObjectConsKeyExpr{Wrapped: ref(k)}, ValueExpr: v}
+		return hclsyntax.ObjectConsItem{KeyExpr: &hclsyntax.ObjectConsKeyExpr{Wrapped: reference(rng, k)}, ValueExpr: v}
 	}
 	pairs := &hclsyntax.ForExpr{KeyVar: "k", ValVar: "v", CollExpr: forEach.(hclsyntax.Expression),
-		ValExpr:  &hclsyntax.ObjectConsExpr{Items: []hclsyntax.ObjectConsItem{item("key", ref("k")), item("value", ref("v"))}, SrcRange: rng},
+		ValExpr:  &hclsyntax.ObjectConsExpr{Items: []hclsyntax.ObjectConsItem{item("key", reference(rng, "k")), item("value", reference(rng, "v"))}, SrcRange: rng},
 		SrcRange: rng, OpenRange: rng, CloseRange: rng}
-	ids := &hclsyntax.ForExpr{ValVar: "each", CollExpr: pairs, KeyExpr: key.(hclsyntax.Expression), ValExpr: id.(hclsyntax.Expression),
+	return &hclsyntax.ForExpr{ValVar: "each", CollExpr: pairs, KeyExpr: key.(hclsyntax.Expression), ValExpr: id.(hclsyntax.Expression),
 		SrcRange: rng, OpenRange: rng, CloseRange: rng}
+}
+
+// importEach returns an expression that is the ID that ids (see
+// importIDs) give the instance of r, and otherwise for the instances it
+// does not name, or when ids is null (a module instance the import does
+// not name):
+//
+//	ids == null ? otherwise : contains(keys(ids), k) ? ids[k] : otherwise
+//
+// where k is tostring(<the instance's key>).
+func importEach(r *eval.Resource, ids, otherwise hcl.Expression) hcl.Expression {
+	rng := ids.Range()
 	call := func(name string, args ...hclsyntax.Expression) hclsyntax.Expression {
 		return &hclsyntax.FunctionCallExpr{Name: name, Args: args, NameRange: rng, OpenParenRange: rng, CloseParenRange: rng}
 	}
-	which := ref("count", "index")
+	which := reference(rng, "count", "index")
 	if r.Expansion.ForEach != nil {
-		which = ref("each", "key")
+		which = reference(rng, "each", "key")
 	}
 	if otherwise == nil {
 		otherwise = &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.String), SrcRange: rng}
 	}
+	m, k := ids.(hclsyntax.Expression), call("tostring", which)
+	null := &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.DynamicPseudoType), SrcRange: rng}
 	return &hclsyntax.ConditionalExpr{
-		Condition:   call("contains", call("keys", ids), call("tostring", which)),
-		TrueResult:  &hclsyntax.IndexExpr{Collection: ids, Key: call("tostring", which), SrcRange: rng, OpenRange: rng, BracketRange: rng},
-		FalseResult: otherwise.(hclsyntax.Expression),
-		SrcRange:    rng,
+		Condition:  &hclsyntax.BinaryOpExpr{LHS: m, Op: hclsyntax.OpEqual, RHS: null, SrcRange: rng},
+		TrueResult: otherwise.(hclsyntax.Expression),
+		FalseResult: &hclsyntax.ConditionalExpr{
+			Condition:   call("contains", call("keys", m), k),
+			TrueResult:  &hclsyntax.IndexExpr{Collection: m, Key: k, SrcRange: rng, OpenRange: rng, BracketRange: rng},
+			FalseResult: otherwise.(hclsyntax.Expression),
+			SrcRange:    rng,
+		},
+		SrcRange: rng,
 	}
+}
+
+// reference is the reference to names (var.x, each.key) at rng.
+func reference(rng hcl.Range, names ...string) *hclsyntax.ScopeTraversalExpr {
+	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0], SrcRange: rng}}
+	for _, n := range names[1:] {
+		t = append(t, hcl.TraverseAttr{Name: n, SrcRange: rng})
+	}
+	return &hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: rng}
 }
 
 // instanceOnly returns an expression that is e for the instance with key

@@ -390,6 +390,34 @@ import {
 	langtest.Equal(t, "after import", s.Up(), []string(nil))
 }
 
+// TestImportForEachIntoModule imports with for_each into the instances
+// of a module's resource, as OpenTofu does; the module's other instances
+// are created.
+func TestImportForEachIntoModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("files/main.hcl", `
+variable "names" {}
+resource "test_thing" "f" {
+  for_each = toset(var.names)
+  name     = "adopted"
+}
+`)
+	s.Write("main.hcl", `
+module "files" {
+  source = "./files"
+  names  = ["a", "b", "c"]
+}
+import {
+  for_each = { a = "existing-id-a", b = "existing-id-b" }
+  to       = module.files.test_thing.f[each.key]
+  id       = each.value
+}
+`)
+	langtest.Equal(t, "import", s.Up(), []string{"create default", "create files", `create files.f["c"]`, "create roundtrip-test",
+		`import files.f["a"]`, `import files.f["b"]`})
+	langtest.Equal(t, "ID", s.Find(`files.f["b"]`).ID, "existing-id-b")
+}
+
 // TestTerraformPlanning plans as Terraform does: a data source that
 // depends on a resource with changes is read at the update (its value is
 // unknown in the preview), and replace_triggered_by naming a whole
