@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,7 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 			o.IgnoreChanges = m.paths(a, sh, true)
 		}
 		if a := content.Attributes["replace_triggered_by"]; a != nil {
+			m.triggerReferences(a.Expr)
 			o.ReplacementTrigger = &triggerExpr{a.Expr}
 		}
 	}
@@ -95,6 +97,37 @@ func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
 			c.Preconditions = append(c.Preconditions, m.assertion(b.Body))
 		case "postcondition":
 			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
+		}
+	}
+}
+
+// triggerReferences reports the elements of a replace_triggered_by list
+// that OpenTofu refuses: each must refer to one resource (or an instance,
+// or an attribute of it), with count.index and each.key as its only other
+// references.
+func (m *module) triggerReferences(list hcl.Expression) {
+	exprs, diags := hcl.ExprList(list)
+	m.report(diags)
+	for _, e := range exprs {
+		resources := 0
+		for _, t := range e.Variables() {
+			root := t.RootName()
+			attr, _ := attrName(t, 1)
+			switch {
+			case root == "count" && attr == "index", root == "each" && attr == "key":
+			case root == "count" || root == "each":
+				m.errorf(e.Range(), "Invalid reference in replace_triggered_by expression", "Only count.index and each.key may be used in replace_triggered_by, beside a resource.")
+			case slices.Contains([]string{"var", "local", "module", "path", "terraform", "self", "ephemeral"}, root):
+				m.errorf(e.Range(), "Invalid reference in replace_triggered_by expression", "Only resources, count.index and each.key may be used in replace_triggered_by; %s is not a resource.", root)
+			default:
+				resources++
+			}
+		}
+		switch {
+		case resources == 0:
+			m.errorf(e.Range(), "Invalid replace_triggered_by expression", "Each element of replace_triggered_by refers to a resource, an instance of one or an attribute of it, such as aws_instance.web or aws_instance.web[count.index].id.")
+		case resources > 1:
+			m.errorf(e.Range(), "Invalid replace_triggered_by expression", "Each element of replace_triggered_by refers to one resource; list each in an element of its own.")
 		}
 	}
 }

@@ -60,3 +60,11 @@ removed {
     command = "echo gone"
   }
 }
+
+resource "test_thing" "triggered" {
+  name = "t"
+
+  lifecycle {
+    replace_triggered_by = [path.module, test_thing.both.name, "${test_thing.both.id}${test_thing.both.name}"]
+  }
+}
