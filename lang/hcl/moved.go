@@ -440,9 +440,9 @@ var removedSchema = &hcl.BodySchema{
 
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
 
-// removed decodes a removed block. With lifecycle { destroy = false }, the
-// resource (or instance) at from leaves the stack without being deleted;
-// otherwise the block only records that it is deleted.
+// removed decodes a removed block. Unless lifecycle { destroy = true }, the
+// resource (or instance) at from leaves the stack without being deleted,
+// as in OpenTofu; with it, the block only records that it is deleted.
 func (m *module) removed(b *hcl.Block) {
 	content, diags := b.Body.Content(removedSchema)
 	m.report(diags)
@@ -462,11 +462,12 @@ func (m *module) removed(b *hcl.Block) {
 			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
 		}
 	}
-	destroy := true
+	// Without lifecycle { destroy }, OpenTofu forgets (Terraform deletes).
+	destroy := false
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
 		lcContent, diags := lc.Body.Content(removedLifecycleSchema)
 		m.report(diags)
-		destroy = m.constantBool(lcContent.Attributes["destroy"], true)
+		destroy = m.constantBool(lcContent.Attributes["destroy"], false)
 	}
 	if destroy {
 		return

@@ -246,6 +246,9 @@ removed {
 }
 removed {
   from = command_local_command.deleted
+  lifecycle {
+    destroy = true
+  }
 }
 `)
 	langtest.Equal(t, "remove", s.Up(), []string{"delete default", "delete deleted", "discard kept"})

@@ -5,6 +5,10 @@ resource "terraform_data" "stays" {
 
 removed {
   from = terraform_data.gone
+
+  lifecycle {
+    destroy = true
+  }
 }
 
 removed {
