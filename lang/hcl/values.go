@@ -199,7 +199,7 @@ func (m *module) check(b *hcl.Block) {
 		}
 	}
 	if len(c.Assertions) == 0 {
-		m.errorf(b.DefRange, "Missing assert block", "A check block needs at least one assert block, with a condition and an error_message.")
+		m.errorf(b.DefRange, "Zero assert blocks", "A check block needs at least one assert block, with a condition and an error_message.")
 	}
 	m.nodes = append(m.nodes, c)
 }
