@@ -238,6 +238,14 @@ func (r *operation) prepare() error {
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
 	}
+	if r.s.project.Runtime == "hcl" && len(workspace.TerraformFiles(r.s.project.ProgramDir())) > 0 {
+		// A Terraform configuration without resources deletes them all,
+		// as `terraform apply` does: its .tf files say so. Its
+		// prevent_destroy holds while the resource is declared: one
+		// removed from the configuration is deleted (but not by destroy).
+		r.opts.AllowEmpty = true
+		r.opts.ProtectDeclared = r.kind != opDestroy
+	}
 	if err := r.setFastPath(); err != nil {
 		return err
 	}

@@ -366,6 +366,9 @@ func cairnChanges(preview any) map[string]string {
 			continue
 		}
 		types := strings.Split(parts[2], "$")
+		if strings.HasPrefix(types[len(types)-1], "hcl:module:") {
+			continue // a module's component, nested in another's too
+		}
 		if types[len(types)-1] == tfstate.ProvisionersType {
 			continue // a resource's provisioners, which Terraform plans as part of it
 		}

@@ -108,6 +108,13 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 		cbr[o] = true
 	}
 	forgotten := maps.Clone(d.forgotten)
+	var declared map[string]bool
+	if d.opts.ProtectDeclared {
+		declared = map[string]bool{}
+		for urn := range d.records {
+			declared[unkeyed(urn)] = true
+		}
+	}
 	d.mu.Unlock()
 	deleting := map[resource.URN]bool{}
 	parents := map[resource.URN]resource.URN{}
@@ -135,7 +142,7 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 			s.op, s.logical = OpRemovePendingReplace, false
 		case forgotten[r.URN] && !r.Delete:
 			s.op = OpDiscard
-		case r.Protect && !r.Delete:
+		case r.Protect && !r.Delete && (declared == nil || declared[unkeyed(r.URN)]):
 			protected = append(protected, string(r.URN))
 		}
 		if r.Custom && !resource.IsProviderType(r.Type) && s.op != OpRemovePendingReplace && s.op != OpDiscard {
@@ -159,6 +166,30 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 		return nil, fmt.Errorf("%d protected resources would be deleted: %s", len(protected), strings.Join(protected, ", "))
 	}
 	return steps, nil
+}
+
+// unkeyed is a resource's type and name without its instance keys, or
+// those of the modules it is in: web[0] and web["a"] are web, site[1].web
+// is site.web.
+func unkeyed(urn resource.URN) string {
+	var b strings.Builder
+	depth, quoted := 0, false
+	name := urn.Name()
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"' && depth > 0:
+			quoted = !quoted
+		case !quoted && c == '[':
+			depth++
+		case !quoted && c == ']':
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return string(urn.Type()) + "::" + b.String()
 }
 
 // antichains groups resources for deletion: a resource comes in a later group

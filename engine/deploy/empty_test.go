@@ -33,3 +33,27 @@ func TestEmptyProgramIsRefused(t *testing.T) {
 	equal(t, "provider deletes", deleted, []string{"Delete a", "Delete b"})
 	h.mustUp(program())
 }
+
+// With ProtectDeclared, protection refuses the deletion of an instance of
+// a resource the program still declares (under any keys, its modules'
+// too), and lets one the program no longer declares go, as Terraform's
+// prevent_destroy does.
+func TestProtectDeclared(t *testing.T) {
+	h := newHarness(t)
+	protected := func(name string) RegisterRequest {
+		r := res(name, nil)
+		r.Protect = boolp(true)
+		return r
+	}
+	declared := func(o *Options) { o.ProtectDeclared = true }
+	h.mustUp(program(protected("web[0]"), protected("web[1]"), protected(`site["a"].db`), protected(`site["b"].db`), res("other", nil)))
+	if _, err := h.up(program(protected("web[0]"), protected(`site["a"].db`), res("other", nil)), declared); err == nil ||
+		!strings.Contains(err.Error(), "2 protected resources would be deleted") {
+		t.Fatalf("err = %v, want the deletion of web[1] and site[\"b\"].db refused", err)
+	}
+	h.log.take()
+	h.mustUp(program(res("other", nil)), declared)
+	deleted := h.log.filter("Delete")
+	sort.Strings(deleted)
+	equal(t, "provider deletes", deleted, []string{"Delete site[\"a\"].db", "Delete site[\"b\"].db", "Delete web[0]", "Delete web[1]"})
+}

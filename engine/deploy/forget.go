@@ -18,6 +18,17 @@ func (d *deployment) Forget(_ context.Context, urn resource.URN) error {
 		return fmt.Errorf("cannot forget %s: the program declares it; remove one of the two", urn)
 	}
 	d.forgotten[urn] = true
+	if name := urn.Name(); !strings.Contains(name, "[") {
+		for old := range d.olds {
+			if old.QualifiedType() != urn.QualifiedType() || !strings.HasPrefix(old.Name(), name+"[") {
+				continue
+			}
+			if _, registered := d.records[old]; registered {
+				return fmt.Errorf("cannot forget %s: the program declares it; remove one of the two", old)
+			}
+			d.forgotten[old] = true
+		}
+	}
 	return nil
 }
 

@@ -110,3 +110,15 @@ func TestForgetComponent(t *testing.T) {
 		t.Errorf("state after forgetting:\n%s", dump(h.snap))
 	}
 }
+
+// Forgetting a name without an instance key forgets its instances (a
+// removed block of a resource with count or for_each), and not a resource
+// whose name only begins the same.
+func TestForgetInstances(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(program(res("web[0]", nil), res(`web["a"]`, nil), res("webs", nil), res("b", nil)))
+	h.log.take()
+	h.mustUp(forgetting([]resource.URN{urnOf("web")}, res("b", nil), res("webs", nil)))
+	equal(t, "steps", h.steps(), []string{`discard web["a"]`, "discard web[0]", "same b", "same default", "same proj-dev", "same webs"})
+	equal(t, "deletes", h.log.filter("Delete"), []string(nil))
+}

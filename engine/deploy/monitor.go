@@ -26,7 +26,10 @@ type Monitor interface {
 	// Forget declares that the resource recorded under urn is to leave the
 	// stack without being deleted: unless the program registers it, it is
 	// removed from the state by a discard step, and its provider is not
-	// called. A URN the state does not hold is not an error.
+	// called. A URN the state does not hold is not an error. A URN whose
+	// name has no instance key forgets the instances of that name too
+	// (name[<key>], of the same type and parents' types): HCL's removed
+	// block for a resource with count or for_each.
 	Forget(ctx context.Context, urn resource.URN) error
 	// ForgetComponent is Forget for the components under parent named
 	// name, or name[<key>] (its instances), whatever their type: HCL's

@@ -73,6 +73,11 @@ type Options struct {
 	// every resource of the stack; without it such an update is refused
 	// before anything is deleted.
 	AllowEmpty bool
+	// ProtectDeclared makes protection refuse the deletion of a resource
+	// only while the program still declares it (an instance of it, under
+	// any instance keys), as Terraform's prevent_destroy, which lives in
+	// the configuration: a resource whose block is gone is deleted.
+	ProtectDeclared bool
 
 	// SeedKey is the key random seeds derive from when the base snapshot has
 	// none (a new stack); nil makes a random one. Giving a preview and the

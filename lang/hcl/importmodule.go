@@ -14,8 +14,10 @@ import (
 // resource whose ID id gives, id being an expression of this module: the
 // ID goes down through each module call as a hidden input (null for the
 // module instances to does not name), and the resource's import ID is
-// that input.
-func (m *module) importIntoModule(to address, r *eval.Resource, calls []*eval.Module, id hcl.Expression) {
+// that input. With each, id is the map of IDs by instance key that an
+// import with for_each gives (importIDs), from which the resource picks
+// its own.
+func (m *module) importIntoModule(to address, r *eval.Resource, calls []*eval.Module, id hcl.Expression, each bool) {
 	rng := id.Range()
 	for i, call := range calls {
 		if key := to.modules[i].key; key != cty.NilVal {
@@ -29,11 +31,14 @@ func (m *module) importIntoModule(to address, r *eval.Resource, calls []*eval.Mo
 		call.Body.Nodes = append(call.Body.Nodes, c)
 		inputs := call.Inputs
 		call.Inputs = &moreInputs{Expression: inputs, name: name, value: id}
-		id = &hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{hcl.TraverseRoot{Name: "var", SrcRange: rng}, hcl.TraverseAttr{Name: name, SrcRange: rng}}, SrcRange: rng}
+		id = reference(rng, "var", name)
 	}
-	if to.key != cty.NilVal {
+	switch {
+	case each:
+		id = importEach(r, id, r.Options.Import)
+	case to.key != cty.NilVal:
 		id = instanceOnly(r.Expansion, to.key, id, r.Options.Import)
-	} else if r.Options.Import != nil {
+	case r.Options.Import != nil:
 		id = &hclsyntax.ConditionalExpr{
 			Condition:   &hclsyntax.BinaryOpExpr{LHS: id.(hclsyntax.Expression), Op: hclsyntax.OpEqual, RHS: &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.String), SrcRange: rng}},
 			TrueResult:  r.Options.Import.(hclsyntax.Expression),

@@ -46,6 +46,9 @@ type module struct {
 	// local names of its providers to their packages (see providers.go).
 	tf         bool
 	localNames map[string]string
+	// moves are the addresses the module's moved blocks move to, by the
+	// address they move from, to follow chains of moves.
+	moves map[string]address
 	// hclVars are the variables whose values given as text (-var,
 	// TF_VAR_) are HCL expressions: those of a type that is not primitive.
 	hclVars map[string]bool
@@ -63,6 +66,7 @@ func (m *module) report(diags hcl.Diagnostics) { m.l.diags = append(m.l.diags, d
 func (m *module) decode(blocks []*hcl.Block) {
 	order := [][]string{{"pulumi", "terraform", "language"}, {"provider"},
 		{"variable", "locals", "output", "resource", "data", "ephemeral", "module", "check"}, {"moved", "import", "removed"}}
+	m.moves = movesOf(blocks)
 	for _, types := range order {
 		for _, b := range blocks {
 			if slices.Contains(types, b.Type) {

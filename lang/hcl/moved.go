@@ -153,6 +153,15 @@ func (m *module) moved(b *hcl.Block) {
 		return
 	}
 	target := m.node(to)
+	// A chain of moves (a to b, b to c) moves a to where the chain ends,
+	// as OpenTofu chains them.
+	for seen := 0; target == nil && seen < len(m.moves); seen++ {
+		next, ok := m.moves[to.String()]
+		if !ok {
+			break
+		}
+		to, target = next, m.node(next)
+	}
 	if target == nil {
 		m.errorf(to.rng, "Moved object not declared", "%s is not declared; a moved block's to names the new address of something that is.", to)
 		return
@@ -181,6 +190,37 @@ func (m *module) moved(b *hcl.Block) {
 	case *eval.Module:
 		n.Options.Moved = append(n.Options.Moved, mv)
 	}
+}
+
+// movesOf returns the addresses the moved blocks among blocks move to, by
+// the address they move from; blocks with invalid addresses are left out
+// (moved reports them).
+func movesOf(blocks []*hcl.Block) map[string]address {
+	out := map[string]address{}
+	for _, b := range blocks {
+		if b.Type != "moved" {
+			continue
+		}
+		attrs, _ := b.Body.JustAttributes()
+		var ends [2]address
+		for i, name := range []string{"from", "to"} {
+			a := attrs[name]
+			if a == nil {
+				break
+			}
+			t, diags := hcl.AbsTraversalForExpr(a.Expr)
+			ad, ok := parseAddress(t)
+			if diags.HasErrors() || !ok {
+				break
+			}
+			ad.rng = a.Expr.Range()
+			ends[i] = ad
+		}
+		if ends[0].typ != "" && ends[1].typ != "" {
+			out[ends[0].String()] = ends[1]
+		}
+	}
+	return out
 }
 
 // expanded reports whether an address names an instance of a module with
@@ -253,21 +293,8 @@ func (m *module) importBlock(b *hcl.Block) {
 		return
 	}
 	id := content.Attributes["id"].Expr
-	if _, calls := m.scopeOf(to); len(calls) > 0 {
-		if fe := content.Attributes["for_each"]; fe != nil {
-			m.errorf(fe.NameRange, "Unsupported import for_each", "An import block with for_each imports into this module's resources only; write one import block for each resource of %s.", to)
-			return
-		}
-		for i, c := range calls {
-			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
-				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
-				return
-			}
-		}
-		m.importIntoModule(to, r, calls, id)
-		return
-	}
-	if fe := content.Attributes["for_each"]; fe != nil {
+	fe := content.Attributes["for_each"]
+	if fe != nil {
 		if key == nil && to.key == cty.NilVal || !r.Expansion.Expanded() {
 			m.errorf(to.rng, "Import key needed", "An import block with for_each imports instances of a resource with count or for_each: name one by a key from each, as in %s[each.key].", to)
 			return
@@ -275,7 +302,21 @@ func (m *module) importBlock(b *hcl.Block) {
 		if key == nil {
 			key = &hclsyntax.LiteralValueExpr{Val: to.key, SrcRange: to.rng}
 		}
-		r.Options.Import = importEach(r, fe.Expr, key, id, r.Options.Import)
+		// The IDs by instance key, which the resource picks its own from.
+		id, to.key = importIDs(fe.Expr, key, id), cty.NilVal
+	}
+	if _, calls := m.scopeOf(to); len(calls) > 0 {
+		for i, c := range calls {
+			if c.Expansion.Expanded() != (to.modules[i].key != cty.NilVal) {
+				m.errorf(to.rng, "Invalid import address", "%s must give the key of each module with count or for_each, and only of those, as in module.site[0].", to)
+				return
+			}
+		}
+		m.importIntoModule(to, r, calls, id, fe != nil)
+		return
+	}
+	if fe != nil {
+		r.Options.Import = importEach(r, id, r.Options.Import)
 		return
 	}
 	if to.key != cty.NilVal {
@@ -308,45 +349,64 @@ func sameReference(a, b hcl.Expression) bool {
 	return true
 }
 
-// importEach returns an expression that is the ID the import of each
-// element of forEach gives the instance of r it names, and otherwise (for
-// the instances none names):
+// importIDs returns an expression that is the map of the IDs the import
+// of each element of forEach gives, by the instance keys it names:
 //
-//	ids = { for each in [for k, v in forEach : { key = k, value = v }] : key => id }
-//	contains(keys(ids), tostring(<the instance's key>)) ? ids[tostring(<the instance's key>)] : otherwise
-func importEach(r *eval.Resource, forEach, key, id, otherwise hcl.Expression) hcl.Expression {
+//	{ for each in [for k, v in forEach : { key = k, value = v }] : key => id }
+func importIDs(forEach, key, id hcl.Expression) hcl.Expression {
 	rng := id.Range()
-	ref := func(names ...string) *hclsyntax.ScopeTraversalExpr {
-		t := hcl.Traversal{hcl.TraverseRoot{Name: names[0], SrcRange: rng}}
-		for _, n := range names[1:] {
-			t = append(t, hcl.TraverseAttr{Name: n, SrcRange: rng})
-		}
-		return &hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: rng}
-	}
 	item := func(k string, v hclsyntax.Expression) hclsyntax.ObjectConsItem {
-		return hclsyntax.ObjectConsItem{KeyExpr: &hclsyntax.ObjectConsKeyExpr{Wrapped: ref(k)}, ValueExpr: v}
+		return hclsyntax.ObjectConsItem{KeyExpr: &hclsyntax.ObjectConsKeyExpr{Wrapped: reference(rng, k)}, ValueExpr: v}
 	}
 	pairs := &hclsyntax.ForExpr{KeyVar: "k", ValVar: "v", CollExpr: forEach.(hclsyntax.Expression),
-		ValExpr:  &hclsyntax.ObjectConsExpr{Items: []hclsyntax.ObjectConsItem{item("key", ref("k")), item("value", ref("v"))}, SrcRange: rng},
+		ValExpr:  &hclsyntax.ObjectConsExpr{Items: []hclsyntax.ObjectConsItem{item("key", reference(rng, "k")), item("value", reference(rng, "v"))}, SrcRange: rng},
 		SrcRange: rng, OpenRange: rng, CloseRange: rng}
-	ids := &hclsyntax.ForExpr{ValVar: "each", CollExpr: pairs, KeyExpr: key.(hclsyntax.Expression), ValExpr: id.(hclsyntax.Expression),
+	return &hclsyntax.ForExpr{ValVar: "each", CollExpr: pairs, KeyExpr: key.(hclsyntax.Expression), ValExpr: id.(hclsyntax.Expression),
 		SrcRange: rng, OpenRange: rng, CloseRange: rng}
+}
+
+// importEach returns an expression that is the ID that ids (see
+// importIDs) give the instance of r, and otherwise for the instances it
+// does not name, or when ids is null (a module instance the import does
+// not name):
+//
+//	ids == null ? otherwise : contains(keys(ids), k) ? ids[k] : otherwise
+//
+// where k is tostring(<the instance's key>).
+func importEach(r *eval.Resource, ids, otherwise hcl.Expression) hcl.Expression {
+	rng := ids.Range()
 	call := func(name string, args ...hclsyntax.Expression) hclsyntax.Expression {
 		return &hclsyntax.FunctionCallExpr{Name: name, Args: args, NameRange: rng, OpenParenRange: rng, CloseParenRange: rng}
 	}
-	which := ref("count", "index")
+	which := reference(rng, "count", "index")
 	if r.Expansion.ForEach != nil {
-		which = ref("each", "key")
+		which = reference(rng, "each", "key")
 	}
 	if otherwise == nil {
 		otherwise = &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.String), SrcRange: rng}
 	}
+	m, k := ids.(hclsyntax.Expression), call("tostring", which)
+	null := &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.DynamicPseudoType), SrcRange: rng}
 	return &hclsyntax.ConditionalExpr{
-		Condition:   call("contains", call("keys", ids), call("tostring", which)),
-		TrueResult:  &hclsyntax.IndexExpr{Collection: ids, Key: call("tostring", which), SrcRange: rng, OpenRange: rng, BracketRange: rng},
-		FalseResult: otherwise.(hclsyntax.Expression),
-		SrcRange:    rng,
+		Condition:  &hclsyntax.BinaryOpExpr{LHS: m, Op: hclsyntax.OpEqual, RHS: null, SrcRange: rng},
+		TrueResult: otherwise.(hclsyntax.Expression),
+		FalseResult: &hclsyntax.ConditionalExpr{
+			Condition:   call("contains", call("keys", m), k),
+			TrueResult:  &hclsyntax.IndexExpr{Collection: m, Key: k, SrcRange: rng, OpenRange: rng, BracketRange: rng},
+			FalseResult: otherwise.(hclsyntax.Expression),
+			SrcRange:    rng,
+		},
+		SrcRange: rng,
 	}
+}
+
+// reference is the reference to names (var.x, each.key) at rng.
+func reference(rng hcl.Range, names ...string) *hclsyntax.ScopeTraversalExpr {
+	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0], SrcRange: rng}}
+	for _, n := range names[1:] {
+		t = append(t, hcl.TraverseAttr{Name: n, SrcRange: rng})
+	}
+	return &hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: rng}
 }
 
 // instanceOnly returns an expression that is e for the instance with key
@@ -375,14 +435,14 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 
 var removedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
 }
 
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
 
-// removed decodes a removed block. With lifecycle { destroy = false }, the
-// resource (or instance) at from leaves the stack without being deleted;
-// otherwise the block only records that it is deleted.
+// removed decodes a removed block. Unless lifecycle { destroy = true }, the
+// resource (or instance) at from leaves the stack without being deleted,
+// as in OpenTofu; with it, the block only records that it is deleted.
 func (m *module) removed(b *hcl.Block) {
 	content, diags := b.Body.Content(removedSchema)
 	m.report(diags)
@@ -397,11 +457,17 @@ func (m *module) removed(b *hcl.Block) {
 		m.errorf(from.rng, "Removed resource still declared", "%s is declared at %s; remove its declaration, or this removed block.", from, n.Declaration().DeclRange)
 		return
 	}
-	destroy := true
+	for _, p := range content.Blocks {
+		if p.Type != "lifecycle" {
+			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
+		}
+	}
+	// Without lifecycle { destroy }, OpenTofu forgets (Terraform deletes).
+	destroy := false
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
 		lcContent, diags := lc.Body.Content(removedLifecycleSchema)
 		m.report(diags)
-		destroy = m.constantBool(lcContent.Attributes["destroy"], true)
+		destroy = m.constantBool(lcContent.Attributes["destroy"], false)
 	}
 	if destroy {
 		return

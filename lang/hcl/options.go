@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,12 +48,13 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 		}
 		cbd = m.constantBool(content.Attributes["create_before_destroy"], false)
 		if a := content.Attributes["prevent_destroy"]; a != nil {
-			o.Protect = a.Expr
+			o.Protect = &nullProtectsExpr{a.Expr}
 		}
 		if a := content.Attributes["ignore_changes"]; a != nil {
 			o.IgnoreChanges = m.paths(a, sh, true)
 		}
 		if a := content.Attributes["replace_triggered_by"]; a != nil {
+			m.triggerReferences(a.Expr)
 			o.ReplacementTrigger = &triggerExpr{a.Expr}
 		}
 	}
@@ -97,6 +99,52 @@ func (m *module) conditions(blocks []*hcl.Block, c *eval.Conditions) {
 			c.Postconditions = append(c.Postconditions, m.assertion(b.Body))
 		}
 	}
+}
+
+// triggerReferences reports the elements of a replace_triggered_by list
+// that OpenTofu refuses: each must refer to one resource (or an instance,
+// or an attribute of it), with count.index and each.key as its only other
+// references.
+func (m *module) triggerReferences(list hcl.Expression) {
+	exprs, diags := hcl.ExprList(list)
+	m.report(diags)
+	for _, e := range exprs {
+		resources := 0
+		for _, t := range e.Variables() {
+			root := t.RootName()
+			attr, _ := attrName(t, 1)
+			switch {
+			case root == "count" && attr == "index", root == "each" && attr == "key":
+			case root == "count" || root == "each":
+				m.errorf(e.Range(), "Invalid reference in replace_triggered_by expression", "Only count.index and each.key may be used in replace_triggered_by, beside a resource.")
+			case slices.Contains([]string{"var", "local", "module", "path", "terraform", "self", "ephemeral"}, root):
+				m.errorf(e.Range(), "Invalid reference in replace_triggered_by expression", "Only resources, count.index and each.key may be used in replace_triggered_by; %s is not a resource.", root)
+			default:
+				resources++
+			}
+		}
+		switch {
+		case resources == 0:
+			m.errorf(e.Range(), "Invalid replace_triggered_by expression", "Each element of replace_triggered_by refers to a resource, an instance of one or an attribute of it, such as aws_instance.web or aws_instance.web[count.index].id.")
+		case resources > 1:
+			m.errorf(e.Range(), "Invalid replace_triggered_by expression", "Each element of replace_triggered_by refers to one resource; list each in an element of its own.")
+		}
+	}
+}
+
+// nullProtectsExpr is a prevent_destroy value. OpenTofu refuses to
+// delete or replace a resource whose prevent_destroy is null, as it
+// refuses one whose prevent_destroy is true (asking for false instead), so
+// null protects the resource.
+type nullProtectsExpr struct{ hcl.Expression }
+
+// Value implements hcl.Expression.
+func (e *nullProtectsExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Expression.Value(ctx)
+	if v.IsNull() {
+		return cty.True.WithMarks(v.Marks()), diags
+	}
+	return v, diags
 }
 
 // triggerExpr is a replace_triggered_by list. A reference to a whole

@@ -74,6 +74,30 @@ module "web" { source = "./site" }
 	langtest.Equal(t, "moved blocks removed", s.Up(), []string(nil))
 }
 
+// TestMovedChain follows chained moved blocks (a to b, b to c) as
+// OpenTofu does: the state of a moves to c, nothing is created or deleted.
+func TestMovedChain(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("main.hcl", `resource "test_thing" "a" { name = "a" }`)
+	langtest.Equal(t, "create", s.Up(), []string{"create a", "create default", "create roundtrip-test"})
+	id := s.Find("a").ID
+	s.Write("main.hcl", `
+resource "test_thing" "c" { name = "a" }
+moved {
+  from = test_thing.a
+  to   = test_thing.b
+}
+moved {
+  from = test_thing.b
+  to   = test_thing.c
+}
+`)
+	langtest.Equal(t, "chained move", s.Up(), []string(nil))
+	if r := s.Find("c"); r == nil || r.ID != id {
+		t.Errorf("c is not a, moved: %+v", r)
+	}
+}
+
 // TestMovedBetweenModules moves resources into a module, out of one,
 // between instances of a module, and from count to for_each keys: nothing
 // is created, deleted or replaced.
@@ -222,6 +246,9 @@ removed {
 }
 removed {
   from = command_local_command.deleted
+  lifecycle {
+    destroy = true
+  }
 }
 `)
 	langtest.Equal(t, "remove", s.Up(), []string{"delete default", "delete deleted", "discard kept"})
@@ -364,6 +391,34 @@ import {
 	langtest.Equal(t, "ID", s.Find("adopted").ID, "existing-id")
 	s.Write("main.hcl", `resource "test_thing" "adopted" { name = "adopted" }`)
 	langtest.Equal(t, "after import", s.Up(), []string(nil))
+}
+
+// TestImportForEachIntoModule imports with for_each into the instances
+// of a module's resource, as OpenTofu does; the module's other instances
+// are created.
+func TestImportForEachIntoModule(t *testing.T) {
+	s := langtest.NewStack(t, load)
+	s.Write("files/main.hcl", `
+variable "names" {}
+resource "test_thing" "f" {
+  for_each = toset(var.names)
+  name     = "adopted"
+}
+`)
+	s.Write("main.hcl", `
+module "files" {
+  source = "./files"
+  names  = ["a", "b", "c"]
+}
+import {
+  for_each = { a = "existing-id-a", b = "existing-id-b" }
+  to       = module.files.test_thing.f[each.key]
+  id       = each.value
+}
+`)
+	langtest.Equal(t, "import", s.Up(), []string{"create default", "create files", `create files.f["c"]`, "create roundtrip-test",
+		`import files.f["a"]`, `import files.f["b"]`})
+	langtest.Equal(t, "ID", s.Find(`files.f["b"]`).ID, "existing-id-b")
 }
 
 // TestTerraformPlanning plans as Terraform does: a data source that

@@ -166,24 +166,58 @@ func (m *module) output(b *hcl.Block) {
 
 var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}}}
 
+// scopedDataSchema holds what a check block's data block may not have.
+var scopedDataSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}}}
+
 // check decodes a check block: assertions whose failures are warnings, and
-// the data sources scoped to it, whose failures are warnings too and which
-// only its assertions may refer to.
+// the data source scoped to it, whose failures are warnings too and which
+// only its assertions may refer to. As in Terraform, a check block has at
+// least one assertion and at most one data block, without count, for_each
+// or lifecycle.
 func (m *module) check(b *hcl.Block) {
 	content, diags := b.Body.Content(checkSchema)
 	m.report(diags)
 	c := &eval.Check{Decl: eval.Decl{Name: b.Labels[0], Noun: "check", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
+	var scoped *hcl.Block
 	for _, blk := range content.Blocks {
 		switch blk.Type {
 		case "assert":
 			c.Assertions = append(c.Assertions, m.assertion(blk.Body))
 		case "data":
+			if scoped != nil {
+				m.errorf(blk.DefRange, "Multiple data resource blocks", "A check block holds one data block; the first is at %s. Move this one to a check block of its own.", scoped.DefRange)
+				continue
+			}
+			scoped = blk
+			if !m.scopedData(blk) {
+				continue
+			}
 			inv := m.data(blk)
 			inv.Check = c
 			m.res.scoped[inv] = c
 		}
 	}
+	if len(c.Assertions) == 0 {
+		m.errorf(b.DefRange, "Zero assert blocks", "A check block needs at least one assert block, with a condition and an error_message.")
+	}
 	m.nodes = append(m.nodes, c)
+}
+
+// scopedData reports whether a check block's data block is valid,
+// reporting the meta-arguments and blocks it may not have.
+func (m *module) scopedData(blk *hcl.Block) bool {
+	content, _, _ := blk.Body.PartialContent(scopedDataSchema)
+	ok := true
+	for _, a := range sortedAttributes(content.Attributes) {
+		m.errorf(a.NameRange, fmt.Sprintf("Invalid %q argument", a.Name), "A data block in a check block has one instance: count and for_each are not allowed there. Declare the data source outside the check block to have several.")
+		ok = false
+	}
+	for _, l := range content.Blocks {
+		m.errorf(l.DefRange, "Invalid lifecycle block", "A data block in a check block has no lifecycle block: the check block's assertions check it.")
+		ok = false
+	}
+	return ok
 }
 
 // sortedAttributes returns attributes in source order.

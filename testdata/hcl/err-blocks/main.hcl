@@ -51,3 +51,20 @@ import {
   id       = "w"
   provider = test.west
 }
+
+removed {
+  from = test_thing.gone
+
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo gone"
+  }
+}
+
+resource "test_thing" "triggered" {
+  name = "t"
+
+  lifecycle {
+    replace_triggered_by = [path.module, test_thing.both.name, "${test_thing.both.id}${test_thing.both.name}"]
+  }
+}

@@ -1,5 +1,5 @@
-# removed blocks with destroy = false forget resources without deleting
-# them; with destroy = true (the default) they only record the deletion.
+# removed blocks forget resources without deleting them, by default as in
+# OpenTofu; with destroy = true they only record the deletion.
 resource "test_thing" "kept" {
   name = "kept"
 }
@@ -20,4 +20,13 @@ removed {
 
 removed {
   from = test_thing.deleted
+
+  lifecycle {
+    destroy = true
+  }
+}
+
+# Without lifecycle { destroy }, forgotten, as OpenTofu forgets it.
+removed {
+  from = test_thing.defaulted
 }

@@ -1,0 +1,2 @@
+content = "second"
+name    = "other"

@@ -1,0 +1,3 @@
+sources = ["s0-changed", "s1"]
+keyed   = { a = "a", b = "b-changed" }
+single  = "two"
