@@ -4,7 +4,7 @@
 // It installs a configuration's modules too (Modules), as tofu init does.
 //
 // A provider's source address is [hostname/]namespace/type, case-folded;
-// without a hostname it is on registry.opentofu.org (DefaultHost), as in
+// without a hostname it is on registry.opentofu.org (tfaddr.DefaultHost), as in
 // OpenTofu, and registry.terraform.io/... is accepted as a host of its
 // own. Versions follow Terraform's constraint syntax (=, !=, >, >=, <, <=,
 // ~>, comma-separated); prereleases are chosen only by an exact

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // Request names a provider to install.
@@ -69,11 +71,11 @@ type Options struct {
 // so is one in opts.CacheDir that no longer matches the h1: hash recorded
 // beside it when it was installed.
 func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
-	p, err := ParseProvider(req.Source)
+	p, err := tfaddr.ParseProvider(req.Source)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := ParseConstraints(req.Constraints)
+	cs, err := tfaddr.ParseConstraints(req.Constraints)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", p, err)
 	}
@@ -90,7 +92,7 @@ func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	}
 	in := &installer{opts: opts, cfg: cfg, p: p, cs: cs, log: log, client: newClient(opts.HTTPClient, cfg)}
 	if req.Version != "" {
-		v, err := ParseVersion(req.Version)
+		v, err := tfaddr.ParseVersion(req.Version)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", p, err)
 		}
@@ -220,7 +222,7 @@ func (in *installer) version(ctx context.Context, lock Lock, locked bool, srcs [
 		return *in.exact, want, nil
 	}
 	if locked {
-		if v, err := ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
+		if v, err := tfaddr.ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
 			return v, knownHashes(lock.Hashes), nil
 		}
 		in.log("%s locks %s at %s, which does not meet the constraints %q: selecting the version again", in.lockPath(), in.p, lock.Version, in.cs)
@@ -267,10 +269,10 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 			in.note(src, "%v", err)
 			failed = true
 		default:
-			slices.SortFunc(vs, func(a, b Version) int { return b.Compare(a) })
+			slices.SortFunc(vs, func(a, b Version) int { return tfaddr.Compare(b, a) })
 			in.note(src, "versions %s", versionList(vs))
 			for _, v := range vs {
-				if in.cs.Allows(v) && (best == nil || v.Compare(*best) > 0) {
+				if in.cs.Allows(v) && (best == nil || v.GreaterThan(*best)) {
 					best = &v
 				}
 			}
@@ -281,7 +283,7 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 	}
 	if best == nil {
 		what := in.p.String()
-		if len(in.cs) > 0 {
+		if in.cs.String() != "" {
 			what += " matching " + in.cs.String()
 		}
 		return Version{}, in.nowhere(what)

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // ModuleOptions say where a configuration's modules are installed and
@@ -111,7 +113,7 @@ func (m *Modules) connect() error {
 		m.retries = n
 	}
 	m.client = newClient(m.opts.HTTPClient, cfg)
-	m.registry = &moduleRegistry{client: m.client, hosts: cfg.hosts, retries: m.retries, apis: map[string]*url.URL{}}
+	m.registry = &moduleRegistry{client: m.client, hosts: cfg.hosts, retries: m.retries, apis: map[tfaddr.Host]*url.URL{}}
 	return nil
 }
 
@@ -145,7 +147,7 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 	}
 	var cs Constraints
 	if src.registry != nil {
-		if cs, err = ParseConstraints(call.Version); err != nil {
+		if cs, err = tfaddr.ParseConstraints(call.Version); err != nil {
 			return "", err
 		}
 	}
@@ -213,7 +215,7 @@ func (m *Modules) current(r moduleRecord, src moduleSource, cs Constraints) bool
 	if src.registry == nil {
 		return r.Version == ""
 	}
-	v, err := ParseVersion(r.Version)
+	v, err := tfaddr.ParseVersion(r.Version)
 	return err == nil && cs.Allows(v)
 }
 

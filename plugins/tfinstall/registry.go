@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // registry installs providers from their own host's provider registry,
@@ -22,9 +24,9 @@ import (
 // The download answer names the zip, its SHA-256, the SHA256SUMS file,
 // its detached signature and the keys that may have signed it.
 type registry struct {
-	host    string // the provider's hostname
+	host    tfaddr.Host // the provider's hostname
 	client  *client
-	hosts   map[string]map[string]string // host blocks of the CLI configuration
+	hosts   map[tfaddr.Host]map[string]string // host blocks of the CLI configuration
 	retries int
 	log     func(string, ...any)
 	api     *url.URL // providers.v1, once discovered
@@ -34,7 +36,7 @@ func (r *registry) String() string {
 	if r.api != nil {
 		return "registry " + r.api.String()
 	}
-	return "registry https://" + hostKey(r.host) + "/"
+	return "registry https://" + r.host.String() + "/"
 }
 
 func (r *registry) remote() bool { return true }
@@ -54,10 +56,10 @@ func (r *registry) discover(ctx context.Context) (*url.URL, error) {
 // discover finds the base URL of a host's service (providers.v1,
 // modules.v1): from the CLI configuration's host block for it, else from
 // its service discovery document.
-func discover(ctx context.Context, c *client, hosts map[string]map[string]string, host, service string, retries int) (*url.URL, error) {
-	root := &url.URL{Scheme: "https", Host: hostKey(host), Path: "/"}
+func discover(ctx context.Context, c *client, hosts map[tfaddr.Host]map[string]string, host tfaddr.Host, service string, retries int) (*url.URL, error) {
+	root := &url.URL{Scheme: "https", Host: host.String(), Path: "/"}
 	ref, from := "", root
-	if services, ok := hosts[hostKey(host)]; ok {
+	if services, ok := hosts[host]; ok {
 		ref = services[service]
 		if ref == "" {
 			return nil, fmt.Errorf("the CLI configuration's host block for %s has no %s service", host, service)
@@ -65,7 +67,7 @@ func discover(ctx context.Context, c *client, hosts map[string]map[string]string
 	} else {
 		disco := root.JoinPath(".well-known", "terraform.json")
 		var doc map[string]any
-		final, err := c.getJSON(ctx, request{url: disco, auth: true, retries: retries}, &doc)
+		final, err := c.getJSON(ctx, request{url: disco, auth: host, retries: retries}, &doc)
 		if errors.Is(err, errNotFound) {
 			return nil, fmt.Errorf("%s: %s serves no Terraform service discovery document; is it a registry?", disco, host)
 		}
@@ -117,7 +119,7 @@ func (r *registry) versions(ctx context.Context, p Provider) ([]Version, error) 
 		} `json:"versions"`
 		Warnings []string `json:"warnings"`
 	}
-	if _, err := r.client.getJSON(ctx, request{url: u, auth: true, retries: r.retries}, &doc); err != nil {
+	if _, err := r.client.getJSON(ctx, request{url: u, auth: r.host, retries: r.retries}, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	for _, w := range doc.Warnings {
@@ -125,7 +127,7 @@ func (r *registry) versions(ctx context.Context, p Provider) ([]Version, error) 
 	}
 	var vs []Version
 	for _, entry := range doc.Versions {
-		v, err := ParseVersion(entry.Version)
+		v, err := tfaddr.ParseVersion(entry.Version)
 		if err != nil || len(entry.Protocols) > 0 && !protocolsOK(entry.Protocols) {
 			continue
 		}
@@ -169,7 +171,7 @@ func (r *registry) fetch(ctx context.Context, p Provider, v Version, tmp string)
 	goos, goarch, _ := strings.Cut(platform, "_")
 	u := api.JoinPath(p.Namespace, p.Type, v.String(), "download", goos, goarch)
 	var d download
-	from, err := r.client.getJSON(ctx, request{url: u, auth: true, retries: r.retries}, &d)
+	from, err := r.client.getJSON(ctx, request{url: u, auth: r.host, retries: r.retries}, &d)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
@@ -241,8 +243,8 @@ func (r *registry) authenticate(ctx context.Context, p Provider, v Version, d do
 		keys = append(keys, k.ASCIIArmor)
 	}
 	if len(keys) == 0 {
-		if p.Hostname != DefaultHost || os.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
-			return "", false, fmt.Errorf("%s %s: the registry lists no key that signed it, and only packages from %s may go unsigned: it was not installed", p, v, DefaultHost)
+		if p.Hostname != tfaddr.DefaultHost || os.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
+			return "", false, fmt.Errorf("%s %s: the registry lists no key that signed it, and only packages from %s may go unsigned: it was not installed", p, v, tfaddr.DefaultHost)
 		}
 		r.log("%s %s: the registry lists no signing keys; relying on its TLS certificate, as OpenTofu does", p, v)
 		return "checksum given by the registry, which lists no signing keys", false, nil

@@ -137,5 +137,5 @@ func (in *installer) impliedMirrors() []string {
 // packageDir is where a package of p at v for this platform lives in a
 // folder of the unpacked layout.
 func packageDir(root string, p Provider, v Version) string {
-	return filepath.Join(root, p.Hostname, p.Namespace, p.Type, v.String(), platform)
+	return filepath.Join(root, p.Hostname.ForDisplay(), p.Namespace, p.Type, v.String(), platform)
 }

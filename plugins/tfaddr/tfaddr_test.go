@@ -1,10 +1,49 @@
-package tfinstall
+package tfaddr
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
+
+func TestParseProvider(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // or the error's substring, after "error: "
+	}{
+		{"null", "registry.opentofu.org/hashicorp/null"},
+		{"hashicorp/null", "registry.opentofu.org/hashicorp/null"},
+		{"HashiCorp/Null", "registry.opentofu.org/hashicorp/null"},
+		{"registry.opentofu.org/hashicorp/null", "registry.opentofu.org/hashicorp/null"},
+		{"registry.terraform.io/hashicorp/aws", "registry.terraform.io/hashicorp/aws"},
+		{"REGISTRY.Example.COM/acme/thing-one", "registry.example.com/acme/thing-one"},
+		{"example.com:8443/acme/thing", "example.com:8443/acme/thing"},
+		{"example.com:443/acme/thing", "example.com/acme/thing"},
+		{"xn--caf-dma.fr/acme/thing", "error: specified in punycode format"},
+		{"café.fr/acme/thing", "café.fr/acme/thing"},
+		{"a/b/c/d", "error: Invalid provider source string"},
+		{"hashicorp/", "error: Invalid provider source string"},
+		{"hashi_corp/null", "error: Invalid provider namespace"},
+		{"hashicorp/-null", "error: may not use leading or trailing dashes"},
+		{"hashicorp/nu--ll", "error: cannot use multiple consecutive dashes"},
+		{"hashicorp/terraform-provider-null", `error: Did you mean "hashicorp/null"?`},
+		{"hashicorp/terraform-null", `error: has a type with the prefix "terraform-"`},
+		{"bad_host.com/acme/thing", "error: Invalid provider source hostname"},
+		{"example.com:99999/acme/thing", "error: port number is greater than 65535"},
+		{"terraform.io/builtin/terraform", "error: built into Terraform"},
+	}
+	for _, tt := range tests {
+		p, err := ParseProvider(tt.in)
+		if want, ok := strings.CutPrefix(tt.want, "error: "); ok {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("ParseProvider(%q) = %v, %v; want an error saying %q", tt.in, p, err, want)
+			}
+			continue
+		}
+		if err != nil || p.String() != tt.want {
+			t.Errorf("ParseProvider(%q) = %v, %v; want %s", tt.in, p, err, tt.want)
+		}
+	}
+}
 
 func TestParseVersion(t *testing.T) {
 	for _, s := range []string{"1.2.3", "0.0.0", "10.20.30-beta.1", "1.0.0+build.5", "1.0.0-rc.1+b7"} {
@@ -14,13 +53,11 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{
-		"1.2":       "needs three numbers",
-		"v1.2.3":    `without the "v"`,
-		"1.2.3.4":   "more than three numbers",
-		"1.x.3":     `"x" is not a number`,
-		"1.2.3-":    "empty identifier",
-		"1.2.3-b_1": `holds '_'`,
-		"":          "is not a number",
+		"v1.2.3":    `a "v" prefix should not be used`,
+		"1.2.3.4":   "too many numbered portions",
+		"1.x.3":     "an exact version is required",
+		"1.2.3-b_1": `invalid characters "_1"`,
+		"":          "empty specification",
 	} {
 		if _, err := ParseVersion(s); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseVersion(%q): %v, want an error saying %q", s, err, want)
@@ -29,8 +66,10 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestVersionCompare(t *testing.T) {
-	// In ascending order, as semantic versioning orders them.
-	ordered := []string{"1.0.0-1", "1.0.0-2", "1.0.0-10", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "1.10.0", "2.0.0"}
+	// In ascending order, as OpenTofu orders them: unlike semantic
+	// versioning, go-versions puts a prerelease with more identifiers
+	// after one with fewer (1.0.0-alpha.1 after 1.0.0-beta).
+	ordered := []string{"1.0.0-1", "1.0.0-2", "1.0.0-10", "1.0.0-alpha", "1.0.0-beta", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "1.10.0", "2.0.0"}
 	for i := range ordered {
 		for j := range ordered {
 			a, b := mustVersion(t, ordered[i]), mustVersion(t, ordered[j])
@@ -40,12 +79,12 @@ func TestVersionCompare(t *testing.T) {
 			} else if i > j {
 				want = 1
 			}
-			if got := a.Compare(b); got != want {
+			if got := Compare(a, b); got != want {
 				t.Errorf("%s vs %s: %d, want %d", a, b, got, want)
 			}
 		}
 	}
-	if mustVersion(t, "1.0.0+a").Compare(mustVersion(t, "1.0.0+b")) != 0 {
+	if Compare(mustVersion(t, "1.0.0+a"), mustVersion(t, "1.0.0+b")) != 0 {
 		t.Error("build metadata counted")
 	}
 }
@@ -102,11 +141,11 @@ func TestConstraints(t *testing.T) {
 	for s, want := range map[string]string{
 		"=> 1.0":       `did you mean ">="?`,
 		"=< 1.0":       `did you mean "<="?`,
-		"~> v1.0":      `without the "v"`,
-		">= 1.0,,< 2":  "an empty constraint between commas",
-		">= 1.0 < 2.0": `"0 < 2" is not a number`,
-		"~> 1.2.3.4":   "more than three numbers",
-		"^1.0":         `"^1" is not a number`,
+		"~> v1.0":      `a "v" prefix should not be used`,
+		">= 1.0,,< 2":  `invalid constraint operator ",<"`,
+		">= 1.0 < 2.0": `missing comma after ">= 1.0"`,
+		"~> 1.2.3.4":   "too many numbered portions",
+		"^1.0":         `invalid constraint operator "^"`,
 	} {
 		if _, err := ParseConstraints(s); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseConstraints(%q): %v, want an error saying %q", s, err, want)
@@ -114,61 +153,11 @@ func TestConstraints(t *testing.T) {
 	}
 }
 
-// listed is a source that has the versions given, for selection tests.
-type listed []string
-
-func (l listed) String() string { return "listed" }
-func (l listed) remote() bool   { return false }
-func (l listed) versions(context.Context, Provider) ([]Version, error) {
-	var vs []Version
-	for _, s := range l {
-		v, _ := ParseVersion(s)
-		vs = append(vs, v)
+func mustVersion(t *testing.T, s string) Version {
+	t.Helper()
+	v, err := ParseVersion(s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return vs, nil
-}
-func (l listed) fetch(context.Context, Provider, Version, string) (*fetched, error) {
-	return nil, errNotFound
-}
-
-// TestChoose checks version selection across sources: the newest release
-// meeting the constraints, prereleases only when named exactly.
-func TestChoose(t *testing.T) {
-	tests := []struct {
-		sources     []listed
-		constraints string
-		want        string // "" when none
-	}{
-		{[]listed{{"1.0.0", "2.0.0", "1.5.0"}}, "", "2.0.0"},
-		{[]listed{{"1.0.0", "2.0.0", "1.5.0"}}, "< 2", "1.5.0"},
-		{[]listed{{"1.0.0", "3.0.0-beta"}}, "", "1.0.0"},
-		{[]listed{{"1.0.0", "3.0.0-beta"}}, ">= 1.0.0", "1.0.0"},
-		{[]listed{{"1.0.0", "3.0.0-beta"}}, "3.0.0-beta", "3.0.0-beta"},
-		{[]listed{{"3.2.0", "3.2.1", "3.2.2", "3.3.0", "4.0.0"}}, "~> 3.2.0, != 3.2.2", "3.2.1"},
-		{[]listed{{"1.0.0"}, {"1.2.0"}, {"1.1.0"}}, "", "1.2.0"},
-		{[]listed{{"1.0.0"}, {}}, "~> 1.0", "1.0.0"},
-		{[]listed{{"1.0.0", "1.1.0"}}, "> 1.1", ""},
-		{[]listed{{"2.0.0-rc.1", "2.0.0-rc.2"}}, "", ""},
-	}
-	for _, tt := range tests {
-		cs, err := ParseConstraints(tt.constraints)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := &installer{p: Provider{"example.com", "acme", "thing"}, cs: cs}
-		var srcs []source
-		for _, s := range tt.sources {
-			srcs = append(srcs, s)
-		}
-		v, err := in.choose(context.Background(), srcs)
-		if tt.want == "" {
-			if err == nil || !strings.Contains(err.Error(), "listed: versions") {
-				t.Errorf("%v %q: got %v, %v; want an error naming the source", tt.sources, tt.constraints, v, err)
-			}
-			continue
-		}
-		if err != nil || v.String() != tt.want {
-			t.Errorf("%v %q: got %v, %v; want %s", tt.sources, tt.constraints, v, err, tt.want)
-		}
-	}
+	return v
 }

@@ -1,0 +1,105 @@
+// Package tfaddr reads Terraform's grammar of addresses and versions with
+// the libraries OpenTofu builds with, so that Cairn's HCL front end and its
+// installers read them as OpenTofu does: hostnames of services
+// (github.com/opentofu/svchost), provider and module registry addresses
+// (github.com/opentofu/registry-address/v2), versions and version
+// constraints (github.com/apparentlymart/go-versions).
+package tfaddr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apparentlymart/go-versions/versions"
+	regaddr "github.com/opentofu/registry-address/v2"
+	"github.com/opentofu/svchost"
+)
+
+// Host is a service hostname, with a port other than 443, in the ASCII
+// (Punycode) form credentials are keyed by; ForDisplay gives the Unicode
+// form addresses are written in.
+type Host = svchost.Hostname
+
+// DefaultHost is the registry a provider or module address without a
+// hostname names, as in OpenTofu. Addresses on registry.terraform.io are
+// accepted too and stay distinct.
+const DefaultHost = regaddr.DefaultProviderRegistryHost
+
+// ParseHost reads a hostname with an optional port, as an address or a
+// CLI configuration block writes it (in Unicode, not Punycode).
+func ParseHost(s string) (Host, error) {
+	h, err := svchost.ForComparison(s)
+	if err != nil {
+		return "", fmt.Errorf("invalid hostname %q: %v", s, err)
+	}
+	return h, nil
+}
+
+// ParseLenientHost reads a hostname given in Unicode or in Punycode, as
+// OpenTofu reads the hostnames of TF_TOKEN_ variables.
+func ParseLenientHost(s string) (Host, error) {
+	return ParseHost(svchost.ForDisplay(s))
+}
+
+// Provider is a provider's source address; String gives it fully
+// qualified, the form lock files use.
+type Provider = regaddr.Provider
+
+// ParseProvider reads a source address, [hostname/]namespace/type; a lone
+// type names hashicorp/<type> on DefaultHost, as an unqualified provider
+// name does in Terraform configurations. Providers built into Terraform
+// are refused: there is nothing to install.
+func ParseProvider(s string) (Provider, error) {
+	p, err := regaddr.ParseProviderSource(s)
+	if err != nil {
+		var pe *regaddr.ParserError
+		if errors.As(err, &pe) {
+			return Provider{}, fmt.Errorf("provider source %q: %s: %s", s, pe.Summary, strings.TrimSuffix(pe.Detail, `"`))
+		}
+		return Provider{}, fmt.Errorf("provider source %q: %v", s, err)
+	}
+	switch {
+	case !p.HasKnownNamespace():
+		p.Namespace = "hashicorp"
+	case p.Namespace == regaddr.LegacyProviderNamespace:
+		return Provider{}, fmt.Errorf("provider source %q: the legacy namespace \"-\" names no installable provider; write namespace/type, e.g. hashicorp/null", s)
+	case p.IsBuiltIn():
+		return Provider{}, fmt.Errorf("provider source %q: %s is built into Terraform, not installed", s, p)
+	}
+	return p, nil
+}
+
+// Module is a module registry address, [hostname/]namespace/name/system,
+// with an optional //subdirectory.
+type Module = regaddr.Module
+
+// ParseModule reads a module registry address. It refuses every other kind
+// of module source: local paths and remote packages are for the caller.
+func ParseModule(s string) (Module, error) { return regaddr.ParseModuleSource(s) }
+
+// Version is a semantic version; build metadata plays no part in
+// comparisons.
+type Version = versions.Version
+
+// ParseVersion reads a version written in full: major.minor.patch with an
+// optional -prerelease and +metadata.
+func ParseVersion(s string) (Version, error) {
+	v, err := versions.ParseVersion(s)
+	if err != nil {
+		return Version{}, fmt.Errorf("version %q: %v", s, err)
+	}
+	return v, nil
+}
+
+// Compare orders versions by semantic version precedence: a prerelease
+// comes before its release, metadata is ignored.
+func Compare(a, b Version) int {
+	switch {
+	case a.LessThan(b):
+		return -1
+	case a.GreaterThan(b):
+		return 1
+	}
+	return 0
+}
