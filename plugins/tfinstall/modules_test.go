@@ -238,6 +238,40 @@ func TestRegistryModuleCredentials(t *testing.T) {
 	}
 }
 
+// TestRegistryCredentialsElsewhere checks that when a registry's service
+// discovery names another host for its services, the requests to that
+// host carry the token of the registry's own host, as OpenTofu sends them
+// (it asks for the credentials of the address's hostname), not the token
+// of the host the request goes to; archives go without.
+func TestRegistryCredentialsElsewhere(t *testing.T) {
+	isolate(t)
+	w := newWorld(t)
+	w.addModule("corp/net/aws", "1.0.0")
+	w.add("hashicorp/null", "1.0.0")
+	w.sign(nil)
+	w.token, w.elsewhere, w.jsonLocation = "s3cret", true, true
+	t.Setenv("TF_TOKEN_example_com", "s3cret")
+	t.Setenv("TF_TOKEN_api_example_com", "not-this-one")
+	m := newModules(t, w.moduleOptions(""))
+	install(t, m, ModuleCall{Key: "net", Source: "example.com/corp/net/aws"})
+	if _, err := Install(context.Background(), w.options(""), Request{Source: "example.com/hashicorp/null"}); err != nil {
+		t.Fatal(err)
+	}
+	services := 0
+	for _, s := range w.seen() {
+		api := s.host == "api.example.com" && strings.HasPrefix(s.path, "/v1/")
+		if api {
+			services++
+		}
+		if want := s.host == "example.com" || api; (s.auth == "Bearer s3cret") != want {
+			t.Errorf("%s%s: Authorization %q", s.host, s.path, s.auth)
+		}
+	}
+	if services < 4 {
+		t.Errorf("only %d requests went to the services on api.example.com: %v", services, w.seen())
+	}
+}
+
 // gitRepo makes a git repository with a commit tagged v1 (main.tf says
 // v1, sub/main.tf sub v1) and a later one on its branch main (v2).
 func gitRepo(t *testing.T) string {
