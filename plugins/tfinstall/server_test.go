@@ -88,18 +88,18 @@ type world struct {
 	signer *openpgp.Entity // nil: the registry lists no signing keys
 	listed *openpgp.Entity // the key the registry lists, when not signer
 
-	mu        sync.Mutex
-	packages  map[string]map[string][]byte // "namespace/type" -> version -> zip
-	requests  []seen
-	token     string // the registry and mirror demand it when set
-	badSums   bool   // SHA256SUMS lists another checksum for the package
-	wrongZip  []byte // served instead of the package the registry describes
-	redirect  bool   // the registry's versions answers redirect to api.example.com
+	mu       sync.Mutex
+	packages map[string]map[string][]byte // "namespace/type" -> version -> zip
+	requests []seen
+	token    string // the registry and mirror demand it when set
+	badSums  bool   // SHA256SUMS lists another checksum for the package
+	wrongZip []byte // served instead of the package the registry describes
+	redirect bool   // the registry's versions answers redirect to api.example.com
 	// elsewhere makes example.com's service discovery name api.example.com
 	// for its providers.v1 and modules.v1 services, which then demand the
 	// token too.
 	elsewhere bool
-	failures  int    // the registry's next answers to versions requests are 503s
+	failures  int // the registry's next answers to versions requests are 503s
 	mirrorH1s []string
 	// modules are the registry's modules: "namespace/name/system" ->
 	// version -> package (a .tar.gz archive).
