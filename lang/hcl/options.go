@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/eval/values"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -517,13 +518,18 @@ func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 // Options.TerraformProviders serves it, parameterized with both. The
 // package is named after the provider's type, as its resource types are.
 func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string) {
-	typ := source[strings.LastIndexByte(source, '/')+1:]
-	switch {
-	case strings.Count(source, "/") > 2 || typ == "":
-		m.errorf(a.Expr.Range(), "Invalid provider source", "%q is not a Terraform provider source address: write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", source)
+	addr, err := tfaddr.ParseProvider(source)
+	if err != nil {
+		m.errorf(a.Expr.Range(), "Invalid provider source", "%v; write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", err)
 		return
-	case !strings.EqualFold(typ, a.Name):
-		m.errorf(a.NameRange, "Invalid provider local name", "Cairn names the package of a Terraform provider after its type: write %s = { source = %q, … }.", strings.ToLower(typ), source)
+	}
+	if _, err := tfaddr.ParseConstraints(constraints); err != nil {
+		m.errorf(a.Expr.Range(), "Invalid provider version", "%v; write constraints such as \"~> 3.2\" or \">= 1.0, < 2.0\".", err)
+		return
+	}
+	switch {
+	case addr.Type != strings.ToLower(a.Name):
+		m.errorf(a.NameRange, "Invalid provider local name", "Cairn names the package of a Terraform provider after its type: write %s = { source = %q, … }.", addr.Type, source)
 		return
 	case m.l.opts.TerraformProviders == "":
 		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)
