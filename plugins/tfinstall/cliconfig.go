@@ -26,8 +26,8 @@ type cliConfig struct {
 	// installation is the provider_installation block; nil when there is
 	// none, and the implied methods apply.
 	installation *installation
-	credentials  map[tfaddr.Host]string            // the token
-	hosts        map[tfaddr.Host]map[string]string // service id to URL
+	credentials  map[tfaddr.Host]string         // the token
+	hosts        map[tfaddr.Host]map[string]any // service id to URL
 }
 
 type installation struct {
@@ -54,7 +54,7 @@ type method struct {
 // A file the environment names that does not exist is only warned of, as
 // OpenTofu does. TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
 func loadCLIConfig(file string, log func(string, ...any)) (*cliConfig, error) {
-	cfg := &cliConfig{credentials: map[tfaddr.Host]string{}, hosts: map[tfaddr.Host]map[string]string{}}
+	cfg := &cliConfig{credentials: map[tfaddr.Host]string{}, hosts: map[tfaddr.Host]map[string]any{}}
 	var files []string
 	switch env := firstEnv("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"); {
 	case file != "":
@@ -249,7 +249,7 @@ func (cfg *cliConfig) readHost(b *hcl.Block) error {
 		return fmt.Errorf("%s: services must be an object of service ids and URLs", position(expr.Range()))
 	}
 	// Services other than URLs (login.v1 is an object) are no concern here.
-	services := map[string]string{}
+	services := map[string]any{}
 	for it := val.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		if v.Type() == cty.String && !v.IsNull() {

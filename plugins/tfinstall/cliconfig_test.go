@@ -57,7 +57,7 @@ provider_installation {
 	if want := map[tfaddr.Host]string{"app.terraform.io": "cloud-token"}; !reflect.DeepEqual(cfg.credentials, want) {
 		t.Errorf("credentials %v", cfg.credentials)
 	}
-	if want := map[tfaddr.Host]map[string]string{"private.example.com": {"providers.v1": "https://api.example.com/providers/"}}; !reflect.DeepEqual(cfg.hosts, want) {
+	if want := map[tfaddr.Host]map[string]any{"private.example.com": {"providers.v1": "https://api.example.com/providers/"}}; !reflect.DeepEqual(cfg.hosts, want) {
 		t.Errorf("hosts %v", cfg.hosts)
 	}
 	in := cfg.installation

@@ -15,6 +15,8 @@ import (
 
 	"github.com/cairn-iac/cairn/internal/httpauth"
 	"github.com/cairn-iac/cairn/plugins/tfaddr"
+	"github.com/opentofu/svchost/disco"
+	"github.com/opentofu/svchost/svcauth"
 )
 
 // errNotFound marks an answer that a source does not have what was asked
@@ -23,10 +25,12 @@ var errNotFound = errors.New("not found")
 
 // client makes the requests of an installation: it adds the token of the
 // host a request is made for, retries failures that may pass, and bounds
-// metadata requests by TF_REGISTRY_CLIENT_TIMEOUT.
+// metadata requests by TF_REGISTRY_CLIENT_TIMEOUT. Service discovery is
+// OpenTofu's, with the same tokens and the CLI configuration's host blocks.
 type client struct {
 	http        *http.Client
-	credentials map[tfaddr.Host]string
+	credentials svcauth.CredentialsSource
+	disco       *disco.Disco
 	timeout     time.Duration
 }
 
@@ -40,7 +44,16 @@ func newClient(base *http.Client, cfg *cliConfig) *client {
 	if s, err := strconv.Atoi(os.Getenv("TF_REGISTRY_CLIENT_TIMEOUT")); err == nil && s > 0 {
 		timeout = time.Duration(s) * time.Second
 	}
-	return &client{http: c, credentials: tokens(cfg.credentials), timeout: timeout}
+	creds := map[tfaddr.Host]svcauth.HostCredentials{}
+	for host, token := range tokens(cfg.credentials) {
+		creds[host] = svcauth.HostCredentialsToken(token)
+	}
+	src := svcauth.StaticCredentialsSource(creds)
+	d := disco.New(disco.WithHTTPClient(c), disco.WithCredentials(src))
+	for host, services := range cfg.hosts {
+		d.ForceHostServices(host, services)
+	}
+	return &client{http: c, credentials: src, disco: d, timeout: timeout}
 }
 
 // tokens returns the bearer tokens by host: TF_TOKEN_<host> variables
@@ -108,8 +121,11 @@ func (b cancelOnClose) Close() error {
 // try makes the request, again after a failure that may pass (no answer,
 // a 5xx or a 429), up to r.retries more times.
 func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
-	token, hasToken := c.credentials[r.auth]
-	hasToken = hasToken && r.auth != ""
+	var creds svcauth.HostCredentials
+	if r.auth != "" {
+		creds, _ = c.credentials.ForHost(ctx, r.auth)
+	}
+	hasToken := creds != nil
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 		if err != nil {
@@ -117,7 +133,7 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 		}
 		req.Header.Set("User-Agent", "Cairn")
 		if hasToken {
-			req.Header.Set("Authorization", "Bearer "+token)
+			creds.PrepareRequest(req)
 		}
 		resp, err := c.http.Do(req)
 		if err == nil {
@@ -129,10 +145,8 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 			switch code := resp.StatusCode; {
 			case code == http.StatusNotFound || code == http.StatusGone:
 				return nil, errNotFound
-			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && hasToken:
-				return nil, fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", resp.Status, r.auth.ForDisplay(), envHost(r.auth))
 			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && r.auth != "":
-				return nil, fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", resp.Status, envHost(r.auth), r.auth.ForDisplay())
+				return nil, refused(resp.Status, r.auth, hasToken)
 			case code < 500 && code != http.StatusTooManyRequests:
 				return nil, errors.New(resp.Status)
 			}
@@ -147,6 +161,15 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// refused is the error of a request for host that was refused with
+// status, saying where its token comes from.
+func refused(status string, host tfaddr.Host, hasToken bool) error {
+	if hasToken {
+		return fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", status, host.ForDisplay(), envHost(host))
+	}
+	return fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", status, envHost(host), host.ForDisplay())
 }
 
 // envHost writes a hostname as a TF_TOKEN_ variable suffix.

@@ -25,7 +25,6 @@ import (
 // (200), a package address that may be a URL relative to the download's.
 type moduleRegistry struct {
 	client  *client
-	hosts   map[tfaddr.Host]map[string]string // host blocks of the CLI configuration
 	retries int
 	apis    map[tfaddr.Host]*url.URL // modules.v1 by host, once discovered
 }
@@ -35,7 +34,7 @@ func (r *moduleRegistry) api(ctx context.Context, host tfaddr.Host) (*url.URL, e
 	if api := r.apis[host]; api != nil {
 		return api, nil
 	}
-	api, err := discover(ctx, r.client, r.hosts, host, "modules.v1", r.retries)
+	api, err := r.client.discover(ctx, host, "modules.v1")
 	if err == nil {
 		r.apis[host] = api
 	}

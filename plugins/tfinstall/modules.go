@@ -113,7 +113,7 @@ func (m *Modules) connect() error {
 		m.retries = n
 	}
 	m.client = newClient(m.opts.HTTPClient, cfg)
-	m.registry = &moduleRegistry{client: m.client, hosts: cfg.hosts, retries: m.retries, apis: map[tfaddr.Host]*url.URL{}}
+	m.registry = &moduleRegistry{client: m.client, retries: m.retries, apis: map[tfaddr.Host]*url.URL{}}
 	return nil
 }
 

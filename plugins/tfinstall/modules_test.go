@@ -202,7 +202,7 @@ func TestRegistryModuleErrors(t *testing.T) {
 	for _, c := range []struct{ source, version, err string }{
 		{"example.com/corp/net/aws", "~> 2.0", "/v1/modules/corp/net/aws/versions: no version of example.com/corp/net/aws matches ~> 2.0; the registry has 1.1.0, 1.0.0"},
 		{"example.com/corp/web/aws", "", "/v1/modules/corp/web/aws/versions: the registry has no module example.com/corp/web/aws"},
-		{"releases.example.com/corp/net/aws", "", "releases.example.com serves no Terraform service discovery document"},
+		{"releases.example.com/corp/net/aws", "", "releases.example.com is not a module registry (it offers no modules.v1 service)"},
 		{"example.com/corp/net/aws", "~> x", "version constraints \"~> x\""},
 		{"git::https://example.com/x.git", "1.0.0", "version applies to registry modules only"},
 		{"s3::https://s3.amazonaws.com/bucket/x.zip", "", "not with the s3 getter"},

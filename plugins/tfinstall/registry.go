@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/plugins/tfaddr"
+	"github.com/opentofu/svchost/disco"
 )
 
 // registry installs providers from their own host's provider registry,
@@ -26,7 +27,6 @@ import (
 type registry struct {
 	host    tfaddr.Host // the provider's hostname
 	client  *client
-	hosts   map[tfaddr.Host]map[string]string // host blocks of the CLI configuration
 	retries int
 	log     func(string, ...any)
 	api     *url.URL // providers.v1, once discovered
@@ -44,7 +44,7 @@ func (r *registry) remote() bool { return true }
 // discover finds the host's providers.v1 base URL.
 func (r *registry) discover(ctx context.Context) (*url.URL, error) {
 	if r.api == nil {
-		api, err := discover(ctx, r.client, r.hosts, r.host, "providers.v1", r.retries)
+		api, err := r.client.discover(ctx, r.host, "providers.v1")
 		if err != nil {
 			return nil, err
 		}
@@ -54,36 +54,31 @@ func (r *registry) discover(ctx context.Context) (*url.URL, error) {
 }
 
 // discover finds the base URL of a host's service (providers.v1,
-// modules.v1): from the CLI configuration's host block for it, else from
-// its service discovery document.
-func discover(ctx context.Context, c *client, hosts map[tfaddr.Host]map[string]string, host tfaddr.Host, service string, retries int) (*url.URL, error) {
-	root := &url.URL{Scheme: "https", Host: host.String(), Path: "/"}
-	ref, from := "", root
-	if services, ok := hosts[host]; ok {
-		ref = services[service]
-		if ref == "" {
-			return nil, fmt.Errorf("the CLI configuration's host block for %s has no %s service", host, service)
-		}
-	} else {
-		disco := root.JoinPath(".well-known", "terraform.json")
-		var doc map[string]any
-		final, err := c.getJSON(ctx, request{url: disco, auth: host, retries: retries}, &doc)
-		if errors.Is(err, errNotFound) {
-			return nil, fmt.Errorf("%s: %s serves no Terraform service discovery document; is it a registry?", disco, host)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", disco, err)
-		}
-		s, ok := doc[service].(string)
-		if !ok {
-			what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
-			return nil, fmt.Errorf("%s: %s is not %s (it offers no %s service)", disco, host, what, service)
-		}
-		ref, from = s, final
-	}
-	api, err := resolve(from, ref)
+// modules.v1) with OpenTofu's service discovery: from the CLI
+// configuration's host block for it, else from its discovery document,
+// asked for with the host's token.
+func (c *client) discover(ctx context.Context, host tfaddr.Host, service string) (*url.URL, error) {
+	doc := "https://" + host.String() + "/.well-known/terraform.json"
+	h, err := c.disco.Discover(ctx, host)
 	if err != nil {
-		return nil, fmt.Errorf("the %s service of %s: %v", service, host, err)
+		// The library says only "failed to request discovery document:
+		// <status>".
+		for _, status := range []string{"401 Unauthorized", "403 Forbidden"} {
+			if strings.HasSuffix(err.Error(), status) {
+				creds, _ := c.credentials.ForHost(ctx, host)
+				err = refused(status, host, creds != nil)
+			}
+		}
+		return nil, fmt.Errorf("%s: %v", doc, err)
+	}
+	api, err := h.ServiceURL(service)
+	var absent *disco.ErrServiceNotProvided
+	if errors.As(err, &absent) {
+		what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
+		return nil, fmt.Errorf("%s: %s is not %s (it offers no %s service)", doc, host.ForDisplay(), what, service)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the %s service of %s: %v", service, host.ForDisplay(), err)
 	}
 	if !strings.HasSuffix(api.Path, "/") {
 		api.Path += "/"
