@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apparentlymart/go-versions/versions"
 	regaddr "github.com/opentofu/registry-address/v2"
@@ -29,6 +30,9 @@ const DefaultHost = regaddr.DefaultProviderRegistryHost
 // ParseHost reads a hostname with an optional port, as an address or a
 // CLI configuration block writes it (in Unicode, not Punycode).
 func ParseHost(s string) (Host, error) {
+	if err := checkUTF8(s); err != nil {
+		return "", err
+	}
 	h, err := svchost.ForComparison(s)
 	if err != nil {
 		return "", fmt.Errorf("invalid hostname %q: %v", s, err)
@@ -51,6 +55,9 @@ type Provider = regaddr.Provider
 // name does in Terraform configurations. Providers built into Terraform
 // are refused: there is nothing to install.
 func ParseProvider(s string) (Provider, error) {
+	if err := checkUTF8(s); err != nil {
+		return Provider{}, err
+	}
 	p, err := regaddr.ParseProviderSource(s)
 	if err != nil {
 		var pe *regaddr.ParserError
@@ -76,7 +83,21 @@ type Module = regaddr.Module
 
 // ParseModule reads a module registry address. It refuses every other kind
 // of module source: local paths and remote packages are for the caller.
-func ParseModule(s string) (Module, error) { return regaddr.ParseModuleSource(s) }
+func ParseModule(s string) (Module, error) {
+	if err := checkUTF8(s); err != nil {
+		return Module{}, err
+	}
+	return regaddr.ParseModuleSource(s)
+}
+
+// checkUTF8 refuses an address that is not UTF-8, whose hostname the
+// libraries would accept and then fail to display (svchost panics).
+func checkUTF8(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%q is not UTF-8 text", s)
+	}
+	return nil
+}
 
 // Version is a semantic version; build metadata plays no part in
 // comparisons.

@@ -161,3 +161,26 @@ func mustVersion(t *testing.T, s string) Version {
 	}
 	return v
 }
+
+// FuzzGrammar reads arbitrary strings as every kind of address and as
+// version constraints: none panics, a provider address reads back as
+// itself, and canonical constraints read back as themselves.
+func FuzzGrammar(f *testing.F) {
+	for _, s := range []string{"hashicorp/null", "café.fr:8443/acme/thing", "\x91./0/0", "~> 1.2, != 1.2.3", ">= 1.0.0-beta", "a/b/c/d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ParseHost(s)
+		ParseModule(s)
+		if p, err := ParseProvider(s); err == nil {
+			if again, err := ParseProvider(p.String()); err != nil || again != p {
+				t.Fatalf("%q reads as %s, which reads back as %v, %v", s, p, again, err)
+			}
+		}
+		if cs, err := ParseConstraints(s); err == nil {
+			if again, err := ParseConstraints(cs.String()); err != nil || again.String() != cs.String() {
+				t.Fatalf("%q is canonically %q, which reads back as %v, %v", s, cs, again, err)
+			}
+		}
+	})
+}
