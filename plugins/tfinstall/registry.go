@@ -61,8 +61,14 @@ func (c *client) discover(ctx context.Context, host tfaddr.Host, service string)
 	doc := "https://" + host.String() + "/.well-known/terraform.json"
 	h, err := c.disco.Discover(ctx, host)
 	if err != nil {
-		// The library says only "failed to request discovery document:
-		// <status>".
+		// The library says "failed to request discovery document: …" of
+		// a request that got no answer and of an answer it refused; the
+		// request's own error says which, and a refusal's status says
+		// whose token to set.
+		var unanswered disco.ErrServiceDiscoveryNetworkRequest
+		if errors.As(err, &unanswered) {
+			err = unanswered.Unwrap()
+		}
 		for _, status := range []string{"401 Unauthorized", "403 Forbidden"} {
 			if strings.HasSuffix(err.Error(), status) {
 				creds, _ := c.credentials.ForHost(ctx, host)
