@@ -301,7 +301,7 @@ func (in *installer) nowhere(what string) error {
 	return fmt.Errorf("%s; looked in:\n  %s", msg, strings.Join(in.looked, "\n  "))
 }
 
-func versionList(vs []Version) string {
+func versionList[V fmt.Stringer](vs []V) string {
 	var s []string
 	for i, v := range vs {
 		if i == 10 {

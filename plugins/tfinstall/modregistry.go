@@ -42,10 +42,10 @@ func (r *moduleRegistry) api(ctx context.Context, host tfaddr.Host) (*url.URL, e
 }
 
 // version returns the newest version of m that meets cs.
-func (r *moduleRegistry) version(ctx context.Context, m *tfaddr.Module, cs Constraints) (Version, error) {
+func (r *moduleRegistry) version(ctx context.Context, m *tfaddr.Module, cs tfaddr.ModuleConstraints) (tfaddr.ModuleVersion, error) {
 	api, err := r.api(ctx, m.Package.Host)
 	if err != nil {
-		return Version{}, err
+		return nil, err
 	}
 	u := api.JoinPath(m.Package.Namespace, m.Package.Name, m.Package.TargetSystem, "versions")
 	var doc struct {
@@ -57,33 +57,33 @@ func (r *moduleRegistry) version(ctx context.Context, m *tfaddr.Module, cs Const
 	}
 	if _, err := r.client.getJSON(ctx, request{url: u, auth: m.Package.Host, retries: r.retries}, &doc); err != nil {
 		if errors.Is(err, errNotFound) {
-			return Version{}, fmt.Errorf("%s: the registry has no module %s", u, m)
+			return nil, fmt.Errorf("%s: the registry has no module %s", u, m)
 		}
-		return Version{}, fmt.Errorf("%s: %v", u, err)
+		return nil, fmt.Errorf("%s: %v", u, err)
 	}
-	var all []Version
+	var all []tfaddr.ModuleVersion
 	for _, mod := range doc.Modules {
 		for _, entry := range mod.Versions {
-			if v, err := tfaddr.ParseVersion(entry.Version); err == nil {
+			if v, err := tfaddr.ParseModuleVersion(entry.Version); err == nil {
 				all = append(all, v)
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b Version) int { return tfaddr.Compare(b, a) })
+	slices.SortFunc(all, func(a, b tfaddr.ModuleVersion) int { return b.Compare(a) })
 	for _, v := range all {
 		if cs.Allows(v) {
 			return v, nil
 		}
 	}
 	if len(all) == 0 {
-		return Version{}, fmt.Errorf("%s: the registry lists no versions of %s", u, m)
+		return nil, fmt.Errorf("%s: the registry lists no versions of %s", u, m)
 	}
-	return Version{}, fmt.Errorf("%s: no version of %s matches %s; the registry has %s", u, m, cs, versionList(all))
+	return nil, fmt.Errorf("%s: no version of %s matches %s; the registry has %s", u, m, cs, versionList(all))
 }
 
 // location returns the address of the package of m at version v, with
 // a URL relative to the download's resolved.
-func (r *moduleRegistry) location(ctx context.Context, m *tfaddr.Module, v Version) (string, error) {
+func (r *moduleRegistry) location(ctx context.Context, m *tfaddr.Module, v tfaddr.ModuleVersion) (string, error) {
 	api, err := r.api(ctx, m.Package.Host)
 	if err != nil {
 		return "", err

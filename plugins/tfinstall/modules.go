@@ -145,9 +145,9 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 			return "", fmt.Errorf("%s is installed from %s too; a module cannot contain itself", address(k), src)
 		}
 	}
-	var cs Constraints
+	var cs tfaddr.ModuleConstraints
 	if src.registry != nil {
-		if cs, err = tfaddr.ParseConstraints(call.Version); err != nil {
+		if cs, err = tfaddr.ParseModuleConstraints(call.Version); err != nil {
 			return "", err
 		}
 	}
@@ -208,14 +208,14 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 
 // current reports whether the manifest's record r is of src, at a version
 // that meets cs, and installed.
-func (m *Modules) current(r moduleRecord, src moduleSource, cs Constraints) bool {
+func (m *Modules) current(r moduleRecord, src moduleSource, cs tfaddr.ModuleConstraints) bool {
 	if r.Source != src.String() || !isDir(filepath.Join(m.opts.Dir, filepath.FromSlash(r.Dir))) {
 		return false
 	}
 	if src.registry == nil {
 		return r.Version == ""
 	}
-	v, err := tfaddr.ParseVersion(r.Version)
+	v, err := tfaddr.ParseModuleVersion(r.Version)
 	return err == nil && cs.Allows(v)
 }
 
