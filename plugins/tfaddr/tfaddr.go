@@ -3,7 +3,9 @@
 // installers read them as OpenTofu does: hostnames of services
 // (github.com/opentofu/svchost), provider and module registry addresses
 // (github.com/opentofu/registry-address/v2), versions and version
-// constraints (github.com/apparentlymart/go-versions).
+// constraints of providers (github.com/apparentlymart/go-versions) and of
+// modules (github.com/hashicorp/go-version, with go-versions's rule for
+// prereleases, as OpenTofu's module installer reads them).
 package tfaddr
 
 import (

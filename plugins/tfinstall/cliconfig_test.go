@@ -230,3 +230,11 @@ func TestTokens(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+func TestEnvHost(t *testing.T) {
+	for in, want := range map[tfaddr.Host]string{"my-registry.example.com": "my__registry_example_com", "xn--caf-dma.fr:8443": "xn__caf__dma_fr:8443"} {
+		if got := envHost(in); got != want {
+			t.Errorf("envHost(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
