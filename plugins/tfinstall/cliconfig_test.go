@@ -232,9 +232,15 @@ func TestTokens(t *testing.T) {
 }
 
 func TestEnvHost(t *testing.T) {
-	for in, want := range map[tfaddr.Host]string{"my-registry.example.com": "my__registry_example_com", "xn--caf-dma.fr:8443": "xn__caf__dma_fr:8443"} {
+	for in, want := range map[tfaddr.Host]string{"my-registry.example.com": "my__registry_example_com", "xn--caf-dma.fr": "xn____caf__dma_fr"} {
 		if got := envHost(in); got != want {
 			t.Errorf("envHost(%s) = %q, want %q", in, got, want)
 		}
+	}
+	// A TF_TOKEN_ name in Punycode is read as OpenTofu reads it.
+	isolate(t)
+	t.Setenv("TF_TOKEN_xn____caf__dma_fr", "t")
+	if got := tokens(nil); got["xn--caf-dma.fr"] != "t" {
+		t.Errorf("tokens: %v", got)
 	}
 }
