@@ -2,12 +2,13 @@ package main
 
 import (
 	"errors"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/internal/locate"
 	"github.com/cairn-iac/cairn/internal/lsp"
+	"github.com/cairn-iac/cairn/plugins/host"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 func lspCommand() *cli.Command {
@@ -23,10 +24,12 @@ schemas, documentation on hover, definitions of references (into modules),
 document symbols, formatting of HCL, and quick fixes that apply the
 diagnostics' suggestions.
 
-It opens no backend and reads no stack: it never changes state. The
-schemas of the built-in providers are at hand at once; those of plugins
-load in the background from the plugins on disk, which are never
-installed. docs/editors.md shows how to set up VS Code, Neovim and Helix.
+It opens no backend and reads no stack: it never changes state. Opening a
+file runs nothing: the schemas of the built-in providers are at hand at
+once, and those of plugins and Terraform providers are read from Cairn's
+schema cache, where cairn preview keeps them; the server never installs
+or starts a plugin, and says which schemas it lacks and what keeps them.
+docs/editors.md shows how to set up VS Code, Neovim and Helix.
 
 cairn lsp schema prints the JSON Schema of Pulumi.yaml, for editors whose
 YAML support validates files by schema.`,
@@ -52,14 +55,16 @@ func runLSP(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s := &session{c: c, stderr: c.App.ErrWriter}
-	err = lsp.Serve(c.Context, c.App.Reader, c.App.Writer, lsp.Options{
+	s := &session{c: c, stderr: c.App.ErrWriter, home: home}
+	// The server reads schemas through this alone: it installs and starts
+	// no plugin, and writes nothing.
+	schemas := host.NewCachedSchemas(host.CachedSchemasOptions{
 		Builtins:    s.builtins(nil, nil),
 		Dirs:        locate.DefaultDirs(),
-		SchemaCache: filepath.Join(home, "schemas"),
-		Log:         s.pluginLog(),
-		Version:     version,
+		SchemaCache: s.schemaCache(),
+		Packages:    map[string]host.PackageSchemas{tfplugin.Name: tfplugin.CachedSchemas{SchemaDir: s.terraformSchemas(), CairnVersion: buildVersion()}},
 	})
+	err = lsp.Serve(c.Context, c.App.Reader, c.App.Writer, lsp.Options{Schemas: schemas, Log: s.pluginLog(), Version: version})
 	if errors.Is(err, lsp.ErrNoShutdown) {
 		return &exitError{code: 1, msg: err.Error()}
 	}

@@ -18,6 +18,24 @@ import (
 // version is the Cairn version; release builds set it with -ldflags.
 var version = "0.1.0-dev"
 
+// buildVersion is version, and for a development build also the size and
+// time of its executable, so that what one build keeps (such as Terraform
+// providers' schemas) is not read by another.
+func buildVersion() string {
+	if !strings.HasSuffix(version, "-dev") {
+		return version
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return version
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return version
+	}
+	return fmt.Sprintf("%s+%d.%d", version, fi.Size(), fi.ModTime().UnixNano())
+}
+
 func main() {
 	stop := startProfile()
 	code := run(shim(os.Args), os.Stdin, os.Stdout, os.Stderr)

@@ -146,7 +146,9 @@ func TestTerraformDifferential(t *testing.T) {
 var hashicorpProviders = map[string]string{"null": "3.2.4", "random": "3.7.2", "local": "2.5.3", "tls": "4.1.0", "time": "0.13.1"}
 
 // buildMirror builds the test providers into a filesystem mirror, under
-// both registries' hosts, and adds HashiCorp's providers from PATH.
+// both registries' hosts, as cairn/TYPE and as hashicorp/TYPE (which a
+// configuration without required_providers implies), and adds
+// HashiCorp's providers from PATH.
 func buildMirror(t *testing.T, mirror string) {
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	put := func(ns, typ, version, exe string) {
@@ -174,6 +176,7 @@ func buildMirror(t *testing.T, mirror string) {
 			t.Fatalf("building %s: %v\n%s", name, err, out)
 		}
 		put("cairn", typ, "1.0.0", exe)
+		put("hashicorp", typ, "1.0.0", exe) // the provider cairnfw_* types imply without required_providers
 	}
 	for typ, version := range hashicorpProviders {
 		if exe, err := exec.LookPath("terraform-provider-" + typ); err == nil {
@@ -244,7 +247,7 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	sort.Strings(needs)
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
 		"Change": statErr == nil, "Needs": needs, "Overlay": overlay, "Plan": statErr == nil || len(overlay) > 0,
-		"Lock": strings.Contains(uses, "required_providers"), "Repos": repos, "UsesRepos": usesRepos})
+		"Lock": strings.Contains(uses, "required_providers") || strings.Contains(uses, `provider "cairn`), "Repos": repos, "UsesRepos": usesRepos})
 	if err != nil {
 		t.Fatal(err)
 	}

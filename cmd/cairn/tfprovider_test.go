@@ -29,9 +29,9 @@ import (
 const platform = runtime.GOOS + "_" + runtime.GOARCH
 
 // tfProviderCmd puts a Terraform provider into a filesystem mirror:
-// "tfprovider [-zip] NAME[@VERSION] DIR". NAME is a test provider of
-// plugins/tfplugin/testdata, built and put in as cairn/TYPE (TYPE is its
-// module name less terraform-provider-), or a terraform-provider-TYPE
+// "tfprovider [-zip] [NS/]NAME[@VERSION] DIR". NAME is a test provider of
+// plugins/tfplugin/testdata, built and put in as NS/TYPE (TYPE is its
+// module name less terraform-provider-; NS is cairn unless given), or a terraform-provider-TYPE
 // program on PATH, copied in as hashicorp/TYPE. It goes in at VERSION
 // (default 1.0.0) under registry.opentofu.org, unpacked
 // (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/) or, with -zip, packed
@@ -42,13 +42,20 @@ func tfProviderCmd(ts *testscript.TestScript, neg bool, args []string) {
 		args = args[1:]
 	}
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: tfprovider [-zip] NAME[@VERSION] DIR")
+		ts.Fatalf("usage: tfprovider [-zip] [NS/]NAME[@VERSION] DIR")
 	}
 	name, version, ok := strings.Cut(args[0], "@")
 	if !ok {
 		version = "1.0.0"
 	}
-	ns, typ, exe := testProvider(ts, name)
+	ns, name, named := strings.Cut(name, "/")
+	if !named {
+		ns, name = "", ns
+	}
+	testNS, typ, exe := testProvider(ts, name)
+	if ns == "" {
+		ns = testNS
+	}
 	typeDir := filepath.Join(ts.MkAbs(args[1]), "registry.opentofu.org", ns, typ)
 	if packed {
 		ts.Check(os.MkdirAll(typeDir, 0o755))
@@ -73,20 +80,33 @@ func testProvider(ts *testscript.TestScript, name string) (ns, typ, exe string) 
 		}
 		return "hashicorp", typ, exe
 	}
+	typ, exe, err := buildTestProvider(name, ts.MkAbs(filepath.Join(".tfbuild", name)))
+	ts.Check(err)
+	return "cairn", typ, exe
+}
+
+// buildTestProvider builds the test provider NAME of
+// plugins/tfplugin/testdata into dir, and returns its type (its module
+// name less terraform-provider-) and executable.
+func buildTestProvider(name, dir string) (typ, exe string, err error) {
 	src, err := filepath.Abs(filepath.Join("..", "..", "plugins", "tfplugin", "testdata", name))
-	ts.Check(err)
+	if err != nil {
+		return "", "", err
+	}
 	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	ts.Check(err)
+	if err != nil {
+		return "", "", err
+	}
 	first, _, _ := strings.Cut(string(mod), "\n")
 	typ = strings.TrimPrefix(filepath.Base(strings.TrimPrefix(first, "module ")), "terraform-provider-")
-	exe = ts.MkAbs(filepath.Join(".tfbuild", name, "terraform-provider-"+typ))
+	exe = filepath.Join(dir, "terraform-provider-"+typ)
 	cmd := exec.Command("go", "build", "-o", exe, ".")
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		ts.Fatalf("building %s: %v\n%s", name, err, out)
+		return "", "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 	}
-	return "cairn", typ, exe
+	return typ, exe, nil
 }
 
 // providerZip packages a provider's executable as its releases do.

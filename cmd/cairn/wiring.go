@@ -42,10 +42,10 @@ import (
 // plugin log; they are installed into $CAIRN_HOME/plugins/terraform and
 // locked in the project's .terraform.lock.hcl, and only from folders when
 // automatic plugin acquisition is disabled; their schemas are kept in
-// $CAIRN_HOME/schemas/terraform.
+// $CAIRN_HOME/schemas/terraform, by package, protocol and Cairn version.
 func (s *session) builtins(stacks builtin.StackReader, diag func(deploy.DiagEvent)) provider.Factories {
 	start, _ := pluginStartTimeout() // a bad value is reported where plugins start
-	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: filepath.Join(s.home, "schemas", "terraform")}
+	tf := tfplugin.Options{Log: s.pluginLog(), Dir: s.cwd, StartTimeout: start, SchemaDir: s.terraformSchemas(), CairnVersion: buildVersion()}
 	if s.project != nil {
 		tf.Dir = s.project.Dir
 	}
@@ -57,6 +57,11 @@ func (s *session) builtins(stacks builtin.StackReader, diag func(deploy.DiagEven
 	}
 	return provider.Factories{builtin.Factory(builtin.Options{Stacks: stacks}), random.Factory(), command.Factory(), tfplugin.Factory(tf), tfbuiltin.Factory(tf.Dir, diag)}
 }
+
+// schemaCache is the folder keeping the schemas of plugins, and
+// terraformSchemas the one keeping those of Terraform providers.
+func (s *session) schemaCache() string      { return filepath.Join(s.home, "schemas") }
+func (s *session) terraformSchemas() string { return filepath.Join(s.schemaCache(), "terraform") }
 
 // modules installs the modules Terraform configurations call into the
 // project's .terraform/modules, as Terraform does, recording them in its
@@ -131,7 +136,7 @@ func (s *session) providerHost(sm secrets.Manager, relay *diagRelay) (*host.Reso
 	opts := host.ResolverOptions{
 		Options: o, Project: project, Packages: packages, Builtins: s.builtins(&stackReader{s: s, sm: sm}, relay.diag),
 		Dirs: locate.DefaultDirs(), Isolate: s.isolated(), Diag: relay.diag,
-		SchemaCache: filepath.Join(s.home, "schemas"),
+		SchemaCache: s.schemaCache(),
 	}
 	if s.project != nil {
 		opts.Dirs.Path = append(opts.Dirs.Path, langhost.ProviderDirs(s.project.Runtime, s.project.ProgramDir())...)

@@ -125,7 +125,14 @@ func ReadProject(path string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseProject(path, data)
+}
+
+// ParseProject reads a project file at path whose content is data: an
+// editor's unsaved buffer, say.
+func ParseProject(path string, data []byte) (*Project, error) {
 	var f projectFile
+	var err error
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, LocateYAMLError(path, data, err)
 	}

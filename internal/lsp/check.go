@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cairn-iac/cairn/plugins/tfinstall"
-	"github.com/cairn-iac/cairn/plugins/tfplugin"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -19,6 +17,8 @@ import (
 	"github.com/cairn-iac/cairn/eval"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
+	"github.com/cairn-iac/cairn/plugins/tfinstall"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 // unitKind is what a unit loads.
@@ -257,8 +257,12 @@ func (u *unit) analyze(ctx context.Context, gen int) *analysis {
 		return os.ReadFile(path)
 	}
 	a := &analysis{gen: gen, kind: u.kind, root: u.path, docs: docs, schemas: u.p.schemas, texts: map[string]*text{}}
-	src := u.p.schemas.source(ctx)
-	hclOpts := langhcl.Options{Schemas: src, DeclarePackage: u.p.host.AddPackage, ReadFile: read, TerraformProviders: tfplugin.Name}
+	dir := u.path
+	if u.kind == unitHCLFile || u.kind == unitYAMLFile {
+		dir = filepath.Dir(u.path)
+	}
+	src := u.p.schemas.source(ctx, dir)
+	hclOpts := langhcl.Options{Schemas: src, DeclarePackage: src.declare, ReadFile: read, TerraformProviders: tfplugin.Name}
 	if u.p.file != nil {
 		hclOpts.Project = u.p.file.Name
 	}

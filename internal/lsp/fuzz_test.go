@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/random"
 )
 
@@ -45,7 +46,7 @@ func FuzzHandlers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, isHCL bool, src string, at uint) {
 		log := &panicLog{}
 		s := newServer(context.Background(), newConn(strings.NewReader(""), io.Discard),
-			Options{Builtins: provider.Factories{random.Factory()}, Log: slog.New(log)})
+			Options{Schemas: host.NewCachedSchemas(host.CachedSchemasOptions{Builtins: provider.Factories{random.Factory()}}), Log: slog.New(log)})
 		defer s.close()
 		s.initialized = true
 		path := "/cairn-fuzz/x.yaml"

@@ -152,14 +152,6 @@ type PublishDiagnosticsParams struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
-type showMessageParams struct {
-	Type    int    `json:"type"`
-	Message string `json:"message"`
-}
-
-// messageWarning is the type of a message that warns.
-const messageWarning = 2
-
 // CompletionList is the answer to a completion request.
 type CompletionList struct {
 	IsIncomplete bool             `json:"isIncomplete"`

@@ -4,32 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"github.com/cairn-iac/cairn/engine/provider"
-	"github.com/cairn-iac/cairn/internal/locate"
+	"github.com/cairn-iac/cairn/plugins/host"
 )
 
 // Options configure a server.
 type Options struct {
-	// Builtins are the providers compiled into Cairn: their schemas are at
-	// hand at once.
-	Builtins provider.Factories
-	// Dirs are where provider plugins are found; their schemas load in the
-	// background. Plugins are never installed.
-	Dirs locate.Dirs
-	// SchemaCache is the folder keeping the schemas of plugins of known
-	// versions ($CAIRN_HOME/schemas); "" keeps none.
-	SchemaCache string
+	// Schemas reads the schemas of packages: the built-in providers' and
+	// those Cairn's schema cache keeps. The server never installs or
+	// starts a plugin. Nil gives no schemas.
+	Schemas *host.CachedSchemas
 	// Delay is how long a check waits for further edits; zero means 50 ms.
 	Delay time.Duration
-	// Log receives what the server and the plugins it starts log; it must
-	// not write to the protocol's output. Nil discards it.
+	// Log receives what the server logs; it must not write to the
+	// protocol's output. Nil discards it.
 	Log *slog.Logger
 	// Version is Cairn's version, told to the client.
 	Version string
@@ -65,6 +58,9 @@ type server struct {
 }
 
 func newServer(ctx context.Context, c *conn, opts Options) *server {
+	if opts.Schemas == nil {
+		opts.Schemas = host.NewCachedSchemas(host.CachedSchemasOptions{})
+	}
 	if opts.Delay <= 0 {
 		opts.Delay = 50 * time.Millisecond
 	}
@@ -78,7 +74,7 @@ func newServer(ctx context.Context, c *conn, opts Options) *server {
 	return s
 }
 
-// close stops the checks under way and the plugins the server started.
+// close stops the checks under way.
 func (s *server) close() {
 	s.stop()
 	s.handlers.Wait()
@@ -298,9 +294,4 @@ func (s *server) initialize(raw json.RawMessage) (any, *rpcError) {
 			CodeActionProvider:         codeActionOptions{CodeActionKinds: []string{"quickfix"}},
 		},
 	}, nil
-}
-
-// showMessage tells the user something outside any document.
-func (s *server) showMessage(kind int, format string, args ...any) {
-	_ = s.conn.notify("window/showMessage", showMessageParams{Type: kind, Message: fmt.Sprintf(format, args...)})
 }

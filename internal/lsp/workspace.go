@@ -6,13 +6,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	cairnws "github.com/cairn-iac/cairn/engine/workspace"
-	"github.com/cairn-iac/cairn/eval"
-	"github.com/cairn-iac/cairn/plugins/host"
 )
 
 // document is a document the client has open: its text is the truth, not
@@ -31,14 +30,13 @@ type workspace struct {
 	mu       sync.Mutex
 	docs     map[string]*document // by path
 	projects map[string]*project  // by folder; "" for documents outside any project
-	missing  map[string]bool      // packages whose missing schema the user was told of
 }
 
 func newWorkspace(s *server) *workspace {
-	return &workspace{s: s, docs: map[string]*document{}, projects: map[string]*project{}, missing: map[string]bool{}}
+	return &workspace{s: s, docs: map[string]*document{}, projects: map[string]*project{}}
 }
 
-// close stops every project's checks and plugins.
+// close stops every project's checks.
 func (w *workspace) close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -52,8 +50,8 @@ func (w *workspace) close() {
 // completion offers in every program.
 func (w *workspace) prefetch() {
 	p := w.project("")
-	for _, f := range w.s.opts.Builtins {
-		p.schemas.entry(schemaKey{pkg: f.Pkg})
+	for _, pkg := range w.s.opts.Schemas.Builtins() {
+		p.schemas.entry(schemaKey{pkg: pkg})
 	}
 }
 
@@ -108,32 +106,25 @@ func (w *workspace) closeDocument(uri string) error {
 	return nil
 }
 
-// saved reacts to a file saved or changed on disk: a project file is read
-// again, with a new provider host, since its plugins and packages may have
-// changed.
+// saved reacts to a file saved or changed on disk.
 func (w *workspace) saved(uri string) error {
 	path, err := pathOf(uri)
 	if err != nil {
 		return err
-	}
-	if isProjectFile(path) {
-		dir := filepath.Dir(path)
-		w.mu.Lock()
-		if p := w.projects[dir]; p != nil {
-			p.close()
-			delete(w.projects, dir)
-		}
-		w.mu.Unlock()
 	}
 	w.changed(path)
 	return nil
 }
 
 // changed schedules the checks that read path: those of the unit of the
-// document, and of its project's program.
+// document, and of its project's program. A project file is read again,
+// and its project made anew when what it says changed.
 func (w *workspace) changed(path string) {
 	if languageOf(path) == "" {
 		return
+	}
+	if isProjectFile(path) {
+		w.reread(filepath.Dir(path))
 	}
 	p := w.project(w.projectDir(path))
 	p.program().changed()
@@ -196,29 +187,94 @@ func (w *workspace) projectDir(path string) string {
 // project returns the project of a folder, making it the first time.
 func (w *workspace) project(dir string) *project {
 	w.mu.Lock()
+	p := w.projects[dir]
+	w.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	src, path := w.projectSource(dir)
+	p = w.newProject(dir, src, path)
+	w.mu.Lock()
 	defer w.mu.Unlock()
 	if p := w.projects[dir]; p != nil {
 		return p
 	}
-	p := newProject(w, dir)
 	w.projects[dir] = p
 	return p
 }
 
-// schemaLoaded re-checks everything once a schema is loaded, and tells the
-// user once of each package whose schema cannot be loaded.
-func (w *workspace) schemaLoaded(pkg string, err error) {
-	if w.s.ctx.Err() != nil {
+// reread reads the project file in dir again, as the open document or the
+// file on disk has it, and makes the project anew when it says something
+// else now; its schemas are kept when its plugins and packages are the
+// same. An edit of the program's sections alone reads nothing, unless the
+// file could not be read.
+func (w *workspace) reread(dir string) {
+	w.mu.Lock()
+	old := w.projects[dir]
+	w.mu.Unlock()
+	if old == nil {
 		return
 	}
-	if err != nil {
-		w.mu.Lock()
-		told := w.missing[pkg]
-		w.missing[pkg] = true
-		w.mu.Unlock()
-		if !told {
-			w.s.showMessage(messageWarning, "cairn: no schema for package %s (%v). Its resources get syntax-level help only: no completion, hover or checks of their properties.", pkg, err)
+	src, path := w.projectSource(dir)
+	if path == old.path && old.fileErr == nil && projectHead(src) == old.head {
+		return
+	}
+	p := w.newProject(dir, src, path)
+	if reflect.DeepEqual(old.file, p.file) && fmt.Sprint(old.fileErr) == fmt.Sprint(p.fileErr) {
+		old.head = p.head
+		return
+	}
+	if old.file != nil && p.file != nil && reflect.DeepEqual(old.file.Plugins, p.file.Plugins) && reflect.DeepEqual(old.file.Packages, p.file.Packages) {
+		p.schemas = old.schemas
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.projects[dir] == old {
+		old.close()
+		w.projects[dir] = p
+	}
+}
+
+// projectSource returns the project file in dir and its text: the open
+// document, saved or not, or the file on disk; "" when there is none.
+func (w *workspace) projectSource(dir string) ([]byte, string) {
+	if dir == "" {
+		return nil, ""
+	}
+	for _, name := range cairnws.ProjectFileNames {
+		path := filepath.Join(dir, name)
+		if d := w.document(path); d != nil {
+			return d.text.src, path
 		}
+		if src, err := os.ReadFile(path); err == nil {
+			return src, path
+		}
+	}
+	return nil, ""
+}
+
+// projectHead returns the text of a project file less the sections of a
+// program (config, variables, resources, outputs), which the project does
+// not read: top-level keys begin lines, and what follows one, indented,
+// is its value.
+func projectHead(src []byte) string {
+	var b strings.Builder
+	keep := true
+	for line := range strings.Lines(string(src)) {
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\n' && line[0] != '\r' {
+			key, _, _ := strings.Cut(line, ":")
+			keep = !slices.Contains([]string{"config", "variables", "resources", "outputs"}, strings.TrimSpace(key))
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// schemaLoaded re-checks everything once a schema is loaded.
+func (w *workspace) schemaLoaded(string) {
+	if w.s.ctx.Err() != nil {
 		return
 	}
 	w.mu.Lock()
@@ -230,47 +286,43 @@ func (w *workspace) schemaLoaded(pkg string, err error) {
 }
 
 // project is a folder with a project file, or (with dir "") the documents
-// outside any project: its provider host, its schemas and the units that
-// check its documents.
+// outside any project: its schemas and the units that check its
+// documents.
 type project struct {
 	w       *workspace
 	dir     string
+	path    string           // the project file; "" for none
+	head    string           // its text as projectHead gives it
 	file    *cairnws.Project // nil: none, or unreadable
 	fileErr error
-	host    *host.Resolver
 	schemas *schemas
 
 	mu    sync.Mutex
 	units map[string]*unit
 }
 
-func newProject(w *workspace, dir string) *project {
-	p := &project{w: w, dir: dir, units: map[string]*unit{}}
+// newProject returns the project of dir whose project file at path (""
+// for none) holds src.
+func (w *workspace) newProject(dir string, src []byte, path string) *project {
+	p := &project{w: w, dir: dir, path: path, head: projectHead(src), units: map[string]*unit{}}
+	if path != "" {
+		p.file, p.fileErr = cairnws.ParseProject(path, src)
+	}
 	var plugins []cairnws.PluginRef
 	var packages map[string]cairnws.PackageSpec
-	o := host.Options{Log: w.s.log}
-	if dir != "" {
-		if path, err := cairnws.FindProject(dir); err == nil {
-			p.file, p.fileErr = cairnws.ReadProject(path)
-		}
-	}
 	if p.file != nil {
 		plugins, packages = p.file.Plugins.Providers, p.file.Packages
-		o.RootDirectory, o.ProgramDirectory = p.file.Dir, p.file.ProgramDir()
 	}
-	p.host = host.NewResolver(host.ResolverOptions{Options: o, Project: plugins, Packages: packages,
-		Builtins: w.s.opts.Builtins, Dirs: w.s.opts.Dirs, SchemaCache: w.s.opts.SchemaCache})
-	p.schemas = newSchemas(w.s.ctx, eval.ProviderSchemas(p.host), w.schemaLoaded)
+	p.schemas = newSchemas(w.s.ctx, w.s.opts.Schemas.Project(plugins, packages), dir, w.schemaLoaded)
 	return p
 }
 
 func (p *project) close() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, u := range p.units {
 		u.stop()
 	}
-	p.mu.Unlock()
-	_ = p.host.Close()
 }
 
 // runtime returns the project's runtime, or "" when its file is unreadable.

@@ -11,13 +11,15 @@ import (
 	"github.com/cairn-iac/cairn/internal/lsp/lsptest"
 	"github.com/cairn-iac/cairn/plugins/builtin"
 	"github.com/cairn-iac/cairn/plugins/command"
+	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/random"
 )
 
 // options are those of a server with Cairn's built-in providers and no
 // plugins.
 func options() lsp.Options {
-	return lsp.Options{Builtins: provider.Factories{builtin.Factory(builtin.Options{}), random.Factory(), command.Factory()}}
+	return lsp.Options{Schemas: host.NewCachedSchemas(host.CachedSchemasOptions{
+		Builtins: provider.Factories{builtin.Factory(builtin.Options{}), random.Factory(), command.Factory()}})}
 }
 
 // project writes the files of a project into a new folder and returns it.
@@ -61,9 +63,23 @@ func none(ds []lsp.Diagnostic) bool { return len(ds) == 0 }
 // errorOn returns a test of diagnostics: an error on line whose message
 // holds text.
 func errorOn(line int, text string) func([]lsp.Diagnostic) bool {
+	return diagnosticOn(1, line, text)
+}
+
+// warningOn returns a test of diagnostics: a warning on line whose
+// message holds every text.
+func warningOn(line int, texts ...string) func([]lsp.Diagnostic) bool {
+	return diagnosticOn(2, line, texts...)
+}
+
+func diagnosticOn(severity, line int, texts ...string) func([]lsp.Diagnostic) bool {
 	return func(ds []lsp.Diagnostic) bool {
 		for _, d := range ds {
-			if d.Severity == 1 && d.Range.Start.Line == line && strings.Contains(d.Message, text) {
+			ok := d.Severity == severity && d.Range.Start.Line == line
+			for _, text := range texts {
+				ok = ok && strings.Contains(d.Message, text)
+			}
+			if ok {
 				return true
 			}
 		}

@@ -90,7 +90,18 @@ func Parse(filename string, src []byte, opts Options) (*eval.Program, hcl.Diagno
 		dir = "."
 	}
 	l := newLoader(dir, dir, opts)
-	return l.program(sources{files: []*hcl.File{l.parse(filename, src)}})
+	return l.program(sources{files: []*hcl.File{l.parse(filename, src)}, terraform: terraformFile(filename)})
+}
+
+// terraformFile reports whether a file's name is a Terraform (or
+// OpenTofu) configuration file's.
+func terraformFile(name string) bool {
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // loader reads the files of a project and its modules.
@@ -101,7 +112,12 @@ type loader struct {
 	parser   *hclparse.Parser
 	pkgs     *packages
 	versions map[string]*eval.ResourceOptions // Version and PluginDownloadURL by package, from required_providers
-	diags    hcl.Diagnostics
+	tfReqs   map[string]*tfRequirement        // the Terraform providers the modules require, by package
+	modules  []*module                        // every module decoded, the root first
+	// unchecked holds what is wrong with the provider blocks of modules
+	// of Terraform files, said only of those a block uses.
+	unchecked map[*eval.Resource]hcl.Diagnostics
+	diags     hcl.Diagnostics
 	// backendWarned is set once a backend (or cloud) block was reported
 	// as not used.
 	backendWarned bool
@@ -112,12 +128,15 @@ func newLoader(project, root string, opts Options) *loader {
 		opts.ReadFile = os.ReadFile
 	}
 	return &loader{project: project, root: root, opts: opts, parser: hclparse.NewParser(), pkgs: newPackages(opts.Schemas),
-		versions: map[string]*eval.ResourceOptions{}}
+		versions: map[string]*eval.ResourceOptions{}, tfReqs: map[string]*tfRequirement{},
+		unchecked: map[*eval.Resource]hcl.Diagnostics{}}
 }
 
-// sources are the parsed files of a module's folder.
+// sources are the parsed files of a module's folder; terraform is set
+// when they are Terraform files (*.tf), not *.hcl.
 type sources struct {
 	files, overrides []*hcl.File
+	terraform        bool
 }
 
 // readDir parses the files of a module's folder, in name order: its
@@ -127,11 +146,11 @@ type sources struct {
 // apart, to be merged into the others.
 func (l *loader) readDir(dir string) sources {
 	paths := workspace.TerraformFiles(dir)
+	out := sources{terraform: len(paths) > 0}
 	if len(paths) == 0 {
 		paths, _ = filepath.Glob(filepath.Join(dir, "*.hcl"))
 		sort.Strings(paths)
 	}
-	var out sources
 	for _, p := range paths {
 		if strings.HasPrefix(filepath.Base(p), ".") {
 			continue
@@ -169,6 +188,7 @@ func (l *loader) parse(name string, src []byte) *hcl.File {
 // program decodes the root module and assembles the program.
 func (l *loader) program(src sources) (*eval.Program, hcl.Diagnostics) {
 	root := l.module(l.root, "", src, nil)
+	l.pruneProviders()
 	l.rootVariables(root)
 	propagateCreateFirst(root.nodes, root.res)
 	prog := &eval.Program{
@@ -196,11 +216,12 @@ func (l *loader) module(dir, key string, src sources, stack []string) *module {
 	if err != nil {
 		modPath = dir
 	}
-	m := &module{l: l, dir: dir, key: key, stack: append(stack, dir), hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
+	m := &module{l: l, dir: dir, key: key, stack: append(stack, dir), tf: src.terraform, localNames: map[string]string{}, hclVars: map[string]bool{}, res: newResolver(where, map[string]cty.Value{
 		"module": cty.StringVal(filepath.ToSlash(modPath)),
 		"root":   cty.StringVal("."),
 		"cwd":    cty.StringVal(l.root),
 	})}
+	l.modules = append(l.modules, m)
 	m.decode(m.override(l.blocks(src.files), l.blocks(src.overrides)))
 	return m
 }

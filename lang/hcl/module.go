@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/eval"
@@ -41,6 +42,10 @@ type module struct {
 	stack []string // the folders of this module and of those that call it
 	nodes []eval.Node
 	res   *resolver
+	// tf is set for a module of Terraform files, and localNames maps the
+	// local names of its providers to their packages (see providers.go).
+	tf         bool
+	localNames map[string]string
 	// hclVars are the variables whose values given as text (-var,
 	// TF_VAR_) are HCL expressions: those of a type that is not primitive.
 	hclVars map[string]bool
@@ -140,7 +145,7 @@ func (m *module) call(b *hcl.Block) {
 		mod.Options.DependsOn = d.Expr
 	}
 	if p := content.Attributes["providers"]; p != nil {
-		mod.Options.Providers = p.Expr
+		mod.Options.Providers = passedProviders(p.Expr, m.defaultProviders(b.DefRange))
 	} else {
 		mod.Options.Providers = m.defaultProviders(b.DefRange)
 	}
@@ -149,13 +154,59 @@ func (m *module) call(b *hcl.Block) {
 	mod.Body = body.scope()
 	inputShape := &shape{fields: map[string]*field{}, types: newTypes(nil)}
 	for _, n := range body.nodes {
-		if c, ok := n.(*eval.Config); ok {
+		if c, ok := n.(*eval.Config); ok && !strings.HasPrefix(c.Name, aliasInput) {
 			inputShape.fields[c.Name] = &field{name: c.Name, required: c.Default == nil}
 		}
 	}
 	m.report(inputShape.check(inputs))
 	m.deprecatedInputs(body.nodes, inputs)
 	mod.Inputs = &bodyExpr{body: inputs, shape: inputShape, rng: b.DefRange}
+	if p := content.Attributes["providers"]; p != nil {
+		if aliases := m.aliasInputs(name, p.Expr); len(aliases) > 0 {
+			mod.Inputs = &inputsExpr{Expression: mod.Inputs, aliases: aliases}
+		}
+	}
+}
+
+// passedProviders returns the providers a module call passes: the values
+// of a providers map, whose keys are the module's names, not references in
+// the caller; those passed under an alias (aws.east = aws.west) go as
+// inputs instead (aliasInputs). A provider serves its package; the
+// caller's default providers (defaults, a list or nil) serve the other
+// packages, as Terraform lets a module inherit them: those of the local
+// names the values do not use (one expression cannot refer to both aws
+// and aws.west).
+func passedProviders(e, defaults hcl.Expression) hcl.Expression {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return e
+	}
+	list := &hclsyntax.TupleConsExpr{SrcRange: obj.SrcRange, OpenRange: obj.OpenRange}
+	used := map[string]bool{}
+	var items []hclsyntax.ObjectConsItem
+	for _, item := range obj.Items {
+		if t, diags := hcl.AbsTraversalForExpr(item.KeyExpr); !diags.HasErrors() && len(t) > 1 {
+			continue // local.alias = …: an input of the module (see aliasInputs)
+		}
+		items = append(items, item)
+		for _, t := range item.ValueExpr.Variables() {
+			used[t.RootName()] = true
+		}
+	}
+	if d, ok := defaults.(*hclsyntax.TupleConsExpr); ok {
+		for _, de := range d.Exprs {
+			if t, ok := de.(*hclsyntax.ScopeTraversalExpr); ok && !used[t.Traversal.RootName()] {
+				list.Exprs = append(list.Exprs, de)
+			}
+		}
+	}
+	for _, item := range items {
+		list.Exprs = append(list.Exprs, item.ValueExpr)
+	}
+	if len(list.Exprs) == 0 {
+		return nil
+	}
+	return list
 }
 
 // ModuleCall is a module block whose source Options.Modules finds.

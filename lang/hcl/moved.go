@@ -173,7 +173,7 @@ func (m *module) moved(b *hcl.Block) {
 	switch n := target.(type) {
 	case *eval.Resource:
 		if from.typ != to.typ {
-			token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
+			token, _, diags := m.resolveType(from.typ, nil, resourceKind, from.rng)
 			m.report(diags)
 			mv.Type = token
 		}
@@ -410,7 +410,7 @@ func (m *module) removed(b *hcl.Block) {
 	if from.typ == "module" {
 		n.Noun = "removed module"
 	} else {
-		token, _, diags := m.l.pkgs.resolve(from.typ, resourceKind, from.rng)
+		token, _, diags := m.resolveType(from.typ, nil, resourceKind, from.rng)
 		m.report(diags)
 		if diags.HasErrors() {
 			return

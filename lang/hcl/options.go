@@ -3,7 +3,6 @@ package hcl
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -452,8 +451,15 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 	attrs, diags := rp.Body.JustAttributes()
 	m.report(diags)
 	for _, a := range sortedAttributes(attrs) {
-		m.l.pkgs.declared[a.Name] = true
-		v, diags := a.Expr.Value(nil)
+		if !terraform {
+			m.l.pkgs.declared[a.Name] = true
+			m.localNames[a.Name] = a.Name
+		}
+		expr := a.Expr
+		if terraform {
+			expr = m.withoutAliases(expr, a.Name)
+		}
+		v, diags := expr.Value(nil)
 		m.report(diags)
 		o := &eval.ResourceOptions{}
 		var spec workspace.PackageSpec
@@ -461,7 +467,7 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 		case diags.HasErrors():
 			continue
 		case terraform && v.Type() == cty.String && !v.IsNull():
-			m.terraformProvider(a, "hashicorp/"+a.Name, v.AsString())
+			m.terraformProvider(a, ImpliedProvider(a.Name), v.AsString())
 			continue
 		case v.Type() == cty.String && !v.IsNull():
 			o.Version = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
@@ -470,7 +476,7 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 			if terraform {
 				src, ok := stringAttr(fields, "source")
 				if !ok {
-					src = "hashicorp/" + a.Name
+					src = ImpliedProvider(a.Name)
 				}
 				ver, _ := stringAttr(fields, "version")
 				m.terraformProvider(a, src, ver)
@@ -504,6 +510,26 @@ func (m *module) requiredProviders(rp *hcl.Block, terraform bool) {
 	}
 }
 
+// withoutAliases returns a required_providers entry without its
+// configuration_aliases, which declare the configurations a module's
+// caller passes under aliases (see configurationAliases).
+func (m *module) withoutAliases(e hcl.Expression, local string) hcl.Expression {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return e
+	}
+	out := *obj
+	out.Items = nil
+	for _, item := range obj.Items {
+		if k := hcl.ExprAsKeyword(item.KeyExpr); k == "configuration_aliases" {
+			m.configurationAliases(local, item.ValueExpr)
+			continue
+		}
+		out.Items = append(out.Items, item)
+	}
+	return &out
+}
+
 // stringAttr returns the string attribute k of an object's attributes.
 func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 	v, ok := attrs[k]
@@ -513,35 +539,27 @@ func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 	return v.AsString(), true
 }
 
-// terraformProvider declares the Terraform provider at source, at the
-// newest version meeting constraints, as the package a.Name: the plugin
-// Options.TerraformProviders serves it, parameterized with both. The
-// package is named after the provider's type, as its resource types are.
+// terraformProvider reads the required_providers entry a of a terraform
+// block: the Terraform provider at source, at the newest version meeting
+// constraints, is the provider of the local name a.Name in the module
+// (see requireTerraform). terraform.io/builtin/terraform is the built-in
+// provider of the package terraform.
 func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string) {
-	addr, err := tfaddr.ParseProvider(source)
-	if err != nil {
-		m.errorf(a.Expr.Range(), "Invalid provider source", "%v; write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", err)
-		return
-	}
-	if _, err := tfaddr.ParseConstraints(constraints); err != nil {
-		m.errorf(a.Expr.Range(), "Invalid provider version", "%v; write constraints such as \"~> 3.2\" or \">= 1.0, < 2.0\".", err)
-		return
+	addr, err := tfaddr.ParseSource(source)
+	if err == nil {
+		_, err = tfaddr.ParseConstraints(constraints)
 	}
 	switch {
-	case addr.Type != strings.ToLower(a.Name):
-		m.errorf(a.NameRange, "Invalid provider local name", "Cairn names the package of a Terraform provider after its type: write %s = { source = %q, … }.", addr.Type, source)
-		return
+	case err != nil:
+		m.errorf(a.Expr.Range(), "Invalid provider requirement", "%v; write the source as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\", and the version as constraints such as \"~> 3.2\".", err)
+	case addr.String() == BuiltinTerraform:
+		m.localNames[a.Name] = "terraform"
+	case addr.IsBuiltIn():
+		m.errorf(a.Expr.Range(), "Unknown built-in provider", "%s is not a built-in provider: the one built-in provider is %s.", source, BuiltinTerraform)
 	case m.l.opts.TerraformProviders == "":
 		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)
-		return
-	}
-	m.l.pkgs.tf[a.Name] = true
-	spec := workspace.PackageSpec{Source: m.l.opts.TerraformProviders, Parameters: []string{source}}
-	if constraints != "" {
-		spec.Parameters = append(spec.Parameters, constraints)
-	}
-	if m.l.opts.DeclarePackage != nil {
-		m.l.opts.DeclarePackage(a.Name, spec)
+	default:
+		m.requireTerraform(a.Name, source, constraints, false, a.Expr.Range())
 	}
 }
 

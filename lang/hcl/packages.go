@@ -17,7 +17,8 @@ import (
 type packages struct {
 	src      eval.SchemaSource
 	declared map[string]bool   // packages named by required_providers and provider blocks
-	tf       map[string]bool   // those served by Terraform providers
+	tf       map[string]string // those served by Terraform providers: their addresses
+	implied  map[string]string // those of them no required_providers declares: their local names
 	versions map[string]string // the versions required_providers asks for
 	urls     map[string]string // the plugin download URLs it names
 	loaded   map[string]*pkg
@@ -40,7 +41,7 @@ type pkg struct {
 }
 
 func newPackages(src eval.SchemaSource) *packages {
-	return &packages{src: src, declared: map[string]bool{}, tf: map[string]bool{}, versions: map[string]string{}, urls: map[string]string{}, loaded: map[string]*pkg{}}
+	return &packages{src: src, declared: map[string]bool{}, tf: map[string]string{}, implied: map[string]string{}, versions: map[string]string{}, urls: map[string]string{}, loaded: map[string]*pkg{}}
 }
 
 // get returns a package, loading its schema the first time.
@@ -129,9 +130,10 @@ var (
 // resolve returns the token a type label names and its Terraform-style
 // name: the label is a token (random:index/randomPet:RandomPet, or a short
 // form the schema resolves) or a Terraform-style name (random_pet), which
-// needs the package's schema. An unknown or ambiguous name is an error
-// listing the closest names.
-func (ps *packages) resolve(label string, k kind, rng hcl.Range) (token, name string, diags hcl.Diagnostics) {
+// needs the schema of its package: pkg, or when "" the one packageOf
+// finds. An unknown or ambiguous name is an error listing the closest
+// names.
+func (ps *packages) resolve(label, pkg string, k kind, rng hcl.Range) (token, name string, diags hcl.Diagnostics) {
 	if strings.Contains(label, ":") {
 		p := ps.get(strings.SplitN(label, ":", 2)[0])
 		token = label
@@ -144,7 +146,10 @@ func (ps *packages) resolve(label string, k kind, rng hcl.Range) (token, name st
 		}
 		return token, typeName(token), nil
 	}
-	p := ps.get(ps.packageOf(label))
+	if pkg == "" {
+		pkg = ps.packageOf(label)
+	}
+	p := ps.get(pkg)
 	if p.schema == nil {
 		why := "the package has no schema"
 		if p.err != nil {
@@ -155,8 +160,12 @@ func (ps *packages) resolve(label string, k kind, rng hcl.Range) (token, name st
 		switch {
 		case p.reported:
 			detail = fmt.Sprintf("The schema of package %s is not available: see the first error about it.", p.name)
-		case ps.tf[p.name]:
-			detail = fmt.Sprintf("The Terraform provider of package %s is not available: %s.", p.name, why)
+		case ps.tf[p.name] != "":
+			detail = fmt.Sprintf("The Terraform provider %s, of %s, is not available: %s.", ps.tf[p.name], label, why)
+			if local, ok := ps.implied[p.name]; ok {
+				detail += fmt.Sprintf(" No required_providers block declares the local name %s, so the provider is %s, as Terraform implies it; "+
+					"if %s belongs to another provider, declare it: terraform { required_providers { %s = { source = \"NAMESPACE/%s\" } } }.", local, ps.tf[p.name], label, local, local)
+			}
 		}
 		p.reported = p.err != nil
 		return "", "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Unknown %s %s", k.noun, label), Detail: detail, Subject: rng.Ptr()}}

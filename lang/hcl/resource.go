@@ -33,7 +33,9 @@ var dataLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Nam
 
 // resource decodes a resource block.
 func (m *module) resource(b *hcl.Block) {
-	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], resourceKind, b.LabelRanges[0])
+	content, body, diags := b.Body.PartialContent(resourceSchema)
+	m.report(diags)
+	token, typeName, diags := m.resolveType(b.Labels[0], content.Attributes["provider"], resourceKind, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
 		typeName = b.Labels[0] // unresolved: still declared, so that references to it do not fail too
@@ -41,8 +43,6 @@ func (m *module) resource(b *hcl.Block) {
 	r := &eval.Resource{Decl: m.typedDecl(b, typeName, "resource"), Type: token, TypeRange: b.LabelRanges[0]}
 	add(m.res.resources, typeName, r.Name, r)
 	m.nodes = append(m.nodes, r)
-	content, body, diags := b.Body.PartialContent(resourceSchema)
-	m.report(diags)
 	sh := m.l.resourceShapes(token)
 	if token != "" {
 		m.report(sh.inputs.check(body))
@@ -52,9 +52,7 @@ func (m *module) resource(b *hcl.Block) {
 	if d := content.Attributes["depends_on"]; d != nil {
 		r.Options.DependsOn = d.Expr
 	}
-	if p := content.Attributes["provider"]; p != nil {
-		r.Options.Provider = p.Expr
-	}
+	r.Options.Provider = m.providerOption(content.Attributes["provider"])
 	m.lifecycle(content.Blocks, r, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
@@ -74,7 +72,9 @@ func (m *module) data(b *hcl.Block) *eval.Invoke {
 // inputs; its meta-arguments, and its lifecycle block's conditions and
 // enabled (OpenTofu's).
 func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]map[string]eval.Node) *eval.Invoke {
-	token, typeName, diags := m.l.pkgs.resolve(b.Labels[0], k, b.LabelRanges[0])
+	content, body, diags := b.Body.PartialContent(dataSchema)
+	m.report(diags)
+	token, typeName, diags := m.resolveType(b.Labels[0], content.Attributes["provider"], k, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
 		typeName = b.Labels[0]
@@ -82,8 +82,6 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 	inv := &eval.Invoke{Decl: m.typedDecl(b, namespace+"."+typeName, namespace), Token: token, TokenRange: b.LabelRanges[0]}
 	add(into, typeName, inv.Name, inv)
 	m.nodes = append(m.nodes, inv)
-	content, body, diags := b.Body.PartialContent(dataSchema)
-	m.report(diags)
 	sh := openShape
 	if p := m.l.pkgs.get(resource.TypePackage(token)); p.schema != nil && token != "" {
 		if fn := p.schema.Functions[token]; fn != nil && fn.Inputs != nil {
@@ -96,9 +94,7 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 	if d := content.Attributes["depends_on"]; d != nil {
 		inv.Options.DependsOn = d.Expr
 	}
-	if p := content.Attributes["provider"]; p != nil {
-		inv.Options.Provider = p.Expr
-	}
+	inv.Options.Provider = m.providerOption(content.Attributes["provider"])
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
 		lcContent, diags := lc.Body.Content(dataLifecycleSchema)
 		m.report(diags)
@@ -117,9 +113,14 @@ var providerSchema = &hcl.BodySchema{
 }
 
 // provider decodes a provider block: a provider resource, the default
-// provider of its package in the module when it has no alias.
+// provider of its package in the module when it has no alias. Its label
+// is a package, or in a module of Terraform files a local name (see
+// providers.go).
 func (m *module) provider(b *hcl.Block) {
-	pkg := b.Labels[0]
+	local, pkg := b.Labels[0], b.Labels[0]
+	if m.implies() {
+		pkg = m.providerPackage(local, b.LabelRanges[0])
+	}
 	m.l.pkgs.declared[pkg] = true
 	content, body, diags := b.Body.PartialContent(providerSchema)
 	m.report(diags)
@@ -133,24 +134,28 @@ func (m *module) provider(b *hcl.Block) {
 		}
 	}
 	token := "pulumi:providers:" + pkg
-	name := pkg
+	name := local
 	if alias != "" {
 		name = alias
 	}
-	r := &eval.Resource{Decl: eval.Decl{Name: name, Namespace: "provider." + pkg, Noun: fmt.Sprintf("provider %q", pkg),
+	r := &eval.Resource{Decl: eval.Decl{Name: name, Namespace: "provider." + local, Noun: fmt.Sprintf("provider %q", local),
 		NameRange: b.LabelRanges[0], DeclRange: b.DefRange}, Type: token, TypeRange: b.LabelRanges[0], DefaultProvider: alias == ""}
-	add(m.res.providers, pkg, alias, r)
+	add(m.res.providers, local, alias, r)
 	m.nodes = append(m.nodes, r)
 	sh := openShape
 	if p := m.l.pkgs.get(pkg); p.schema != nil && p.schema.Provider != nil {
 		sh = p.types().object(p.schema.Provider.InputProperties, p.schema.Provider.RequiredInputs)
-		m.report(sh.check(body))
+		if diags := sh.check(body); m.implies() {
+			m.l.unchecked[r] = diags // reported if the provider is used (pruneProviders)
+		} else {
+			m.report(diags)
+		}
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
 	m.expansion(content, &r.Expansion)
 	if r.Expansion.ForEach != nil && alias == "" {
 		m.errorf(content.Attributes["for_each"].NameRange, "Provider for_each needs an alias",
-			"A provider block with for_each makes one configuration per key, so it cannot be the default one; give it an alias and choose an instance with provider = %s.<alias>[<key>].", pkg)
+			"A provider block with for_each makes one configuration per key, so it cannot be the default one; give it an alias and choose an instance with provider = %s.<alias>[<key>].", local)
 	}
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, shapes{sh, sh}, r)
 	m.l.defaultVersion(pkg, &r.Options)

@@ -133,29 +133,14 @@ func TestTerraformBlockErrors(t *testing.T) {
 	}
 }
 
-// TestTerraformLocalName requires the package of a Terraform provider to
-// be named after its type.
-func TestTerraformLocalName(t *testing.T) {
-	_, errs, _ := loadTF(t, `
-terraform {
-  required_providers {
-    other = { source = "acme/tfx" }
-  }
-}
-`)
-	if !strings.Contains(errs, `write tfx = { source = "acme/tfx"`) {
-		t.Errorf("errors: %s", errs)
-	}
-}
-
 // TestTerraformRequirementErrors reads required_providers sources and
 // version constraints as OpenTofu does, with errors at the requirement.
 func TestTerraformRequirementErrors(t *testing.T) {
 	for _, tc := range []struct{ req, want string }{
-		{`{ source = "acme/tf_x" }`, `main.hcl:3,11-35: Invalid provider source; provider source "acme/tf_x": Invalid provider type`},
+		{`{ source = "acme/tf_x" }`, `main.hcl:3,11-35: Invalid provider requirement; provider source "acme/tf_x": Invalid provider type`},
 		{`{ source = "acme/terraform-provider-tfx" }`, `Did you mean "acme/tfx"?`},
 		{`{ source = "xn--caf-dma.fr/acme/tfx" }`, `specified in punycode format`},
-		{`{ source = "acme/tfx", version = "~> v1.0" }`, `main.hcl:3,11-55: Invalid provider version; version constraints "~> v1.0": invalid specification "~> v1.0": a "v" prefix should not be used`},
+		{`{ source = "acme/tfx", version = "~> v1.0" }`, `main.hcl:3,11-55: Invalid provider requirement; version constraints "~> v1.0": invalid specification "~> v1.0": a "v" prefix should not be used`},
 		{`{ source = "acme/tfx", version = ">= 1.0 < 2.0" }`, `missing comma after ">= 1.0"`},
 	} {
 		_, errs, _ := loadTF(t, "terraform {\n  required_providers {\n    tfx = "+tc.req+"\n  }\n}\n")
@@ -211,7 +196,7 @@ resource "tfx_thing" "b" {
 	if len(diags) != 2 {
 		t.Fatalf("got %d diagnostics: %v", len(diags), diags)
 	}
-	if d := diags[0].Detail; !strings.Contains(d, "The Terraform provider of package tfx is not available: no package of acme/tfx was found; looked in: registry.opentofu.org.") || strings.Contains(d, "full type token") {
+	if d := diags[0].Detail; !strings.Contains(d, "The Terraform provider registry.opentofu.org/acme/tfx, of tfx_thing, is not available: no package of acme/tfx was found; looked in: registry.opentofu.org.") || strings.Contains(d, "full type token") {
 		t.Errorf("first: %s", d)
 	}
 	if d := diags[1].Detail; d != "The schema of package tfx is not available: see the first error about it." {

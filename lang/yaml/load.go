@@ -126,11 +126,12 @@ type loader struct {
 	p        parser
 }
 
-// first returns the first of the names that exists in dir.
+// first returns the first of the names that exists in dir, as ReadFile
+// reads it (an editor's unsaved buffer counts).
 func (l *loader) first(dir string, names ...string) string {
 	for _, n := range names {
 		p := filepath.Join(dir, n)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+		if _, err := l.readFile(p); err == nil {
 			return p
 		}
 	}

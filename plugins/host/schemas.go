@@ -18,15 +18,8 @@ import (
 // afterwards. Built-in providers are asked in process, isolated or not,
 // and parameterized packages are always asked.
 func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte, error) {
-	if res, ok := r.resolve(pkg, version); ok && res.Source == SourceBuiltin {
-		if _, param := r.packageSpec(pkg); !param {
-			p, err := res.factory.New(ctx)
-			if err != nil {
-				return nil, err
-			}
-			defer p.Close()
-			return p.GetSchema(ctx, provider.GetSchemaRequest{})
-		}
+	if data, ok, err := r.builtinSchema(ctx, pkg, version); ok {
+		return data, err
 	}
 	path := r.schemaPath(pkg, version)
 	if path != "" {
@@ -46,6 +39,26 @@ func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte
 	// A schema that cannot be cached is asked for again next time.
 	_ = writeAtomic(path, data)
 	return data, nil
+}
+
+// builtinSchema returns the schema of pkg at version when a built-in
+// provider serves it unparameterized, asked in process; ok is false when
+// none does.
+func (r *Resolver) builtinSchema(ctx context.Context, pkg, version string) (data []byte, ok bool, err error) {
+	res, found := r.resolve(pkg, version)
+	if !found || res.Source != SourceBuiltin {
+		return nil, false, nil
+	}
+	if _, param := r.packageSpec(pkg); param {
+		return nil, false, nil
+	}
+	p, err := res.factory.New(ctx)
+	if err != nil {
+		return nil, true, err
+	}
+	defer p.Close()
+	data, err = p.GetSchema(ctx, provider.GetSchemaRequest{})
+	return data, true, err
 }
 
 // schemaPath returns the cache file of the schema of pkg at version, or ""

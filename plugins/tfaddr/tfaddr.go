@@ -52,11 +52,11 @@ func ParseLenientHost(s string) (Host, error) {
 // qualified, the form lock files use.
 type Provider = regaddr.Provider
 
-// ParseProvider reads a source address, [hostname/]namespace/type; a lone
-// type names hashicorp/<type> on DefaultHost, as an unqualified provider
-// name does in Terraform configurations. Providers built into Terraform
-// are refused: there is nothing to install.
-func ParseProvider(s string) (Provider, error) {
+// ParseSource reads a provider source address as OpenTofu reads the
+// source of a required_providers entry: [hostname/]namespace/type, a lone
+// type naming hashicorp/<type> on DefaultHost. Built-in providers
+// (terraform.io/builtin/...) are addresses too.
+func ParseSource(s string) (Provider, error) {
 	if err := checkUTF8(s); err != nil {
 		return Provider{}, err
 	}
@@ -68,9 +68,20 @@ func ParseProvider(s string) (Provider, error) {
 		}
 		return Provider{}, fmt.Errorf("provider source %q: %v", s, err)
 	}
-	switch {
-	case !p.HasKnownNamespace():
+	if !p.HasKnownNamespace() {
 		p.Namespace = "hashicorp"
+	}
+	return p, nil
+}
+
+// ParseProvider reads the source address of a provider to install, as
+// ParseSource does, refusing the providers built into Terraform and the
+// legacy namespace "-": there is nothing to install.
+func ParseProvider(s string) (Provider, error) {
+	p, err := ParseSource(s)
+	switch {
+	case err != nil:
+		return Provider{}, err
 	case p.Namespace == regaddr.LegacyProviderNamespace:
 		return Provider{}, fmt.Errorf("provider source %q: the legacy namespace \"-\" names no installable provider; write namespace/type, e.g. hashicorp/null", s)
 	case p.IsBuiltIn():

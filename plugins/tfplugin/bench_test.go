@@ -30,12 +30,12 @@ func BenchmarkNullCreateCalls(b *testing.B) {
 	if err != nil {
 		b.Skip("SKIPPED: terraform-provider-null is not on PATH")
 	}
-	p, err := start(exe, Options{Log: slog.New(slog.DiscardHandler)})
+	ctx := context.Background()
+	p, err := start(ctx, exe, Options{Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.kill()
-	ctx := context.Background()
 	if _, err := p.rpc.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{}); err != nil {
 		b.Fatal(err)
 	}

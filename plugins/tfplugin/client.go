@@ -35,21 +35,25 @@ var handshake = plugin.HandshakeConfig{
 type process struct {
 	client  *plugin.Client
 	rpc     tfplugin6.ProviderClient
-	version int // the negotiated protocol major version, 5 or 6
+	version int                // the negotiated protocol major version, 5 or 6
+	end     context.CancelFunc // ends the process's context
 }
 
 // start launches the provider binary exe and handshakes: the highest
 // protocol version both sides speak, 6 or 5, over gRPC with mutual TLS
 // (unless TF_DISABLE_PLUGIN_TLS is set, as in Terraform). Messages may be as
 // large as gRPC allows, since large providers' schemas and states exceed
-// its default 4 MiB.
-func start(exe string, o Options) (*process, error) {
-	cmd := exec.Command(exe)
+// its default 4 MiB. A start that ctx ends kills the provider and returns
+// ctx's error.
+func start(ctx context.Context, exe string, o Options) (*process, error) {
+	life, end := context.WithCancel(context.Background())
+	starting := context.AfterFunc(ctx, end) // until the handshake is done
+	cmd := exec.CommandContext(life, exe)
 	cmd.Dir = o.Dir
 	cmd.Env = append(append(os.Environ(), logLevels(o.log())...), o.Env...)
 	cmd.SysProcAttr = launch.SysProcAttr()
 	log := o.log().With("plugin", filepath.Base(exe))
-	output := slog.NewLogLogger(log.Handler(), slog.LevelInfo).Writer()
+	output := slog.NewLogLogger(log.Handler(), slog.LevelDebug).Writer()
 	c := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig: handshake,
 		VersionedPlugins: map[int]plugin.PluginSet{
@@ -69,20 +73,31 @@ func start(exe string, o Options) (*process, error) {
 	})
 	proto, err := c.Client()
 	if err != nil {
-		c.Kill()
-		return nil, fmt.Errorf("starting the Terraform provider %s: %w", exe, err)
+		err = fmt.Errorf("starting the Terraform provider %s: %w", exe, err)
 	}
-	raw, err := proto.Dispense("provider")
+	var raw any
+	if err == nil {
+		if raw, err = proto.Dispense("provider"); err != nil {
+			err = fmt.Errorf("connecting to the Terraform provider %s: %w", exe, err)
+		}
+	}
+	if !starting() && ctx.Err() != nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		c.Kill()
-		return nil, fmt.Errorf("connecting to the Terraform provider %s: %w", exe, err)
+		end()
+		return nil, err
 	}
-	return &process{client: c, rpc: raw.(tfplugin6.ProviderClient), version: c.NegotiatedVersion()}, nil
+	return &process{client: c, rpc: raw.(tfplugin6.ProviderClient), version: c.NegotiatedVersion(), end: end}, nil
 }
 
 // kill shuts the provider down: go-plugin asks it to exit, and kills it
 // if it has not within two seconds.
-func (p *process) kill() { p.client.Kill() }
+func (p *process) kill() {
+	p.client.Kill()
+	p.end()
+}
 
 // grpcPlugin is the client side of one protocol version for go-plugin.
 type grpcPlugin struct {
@@ -155,8 +170,10 @@ func carry(from, to proto.Message) error {
 	return nil
 }
 
-// wireAlike caches sameWire by pair of message names.
-var wireAlike sync.Map // [2]protoreflect.FullName → bool
+// wireAlike caches sameWire by pair of message names: each answer is
+// computed once, and seen only whole, never the assumption made while
+// recursive messages are compared.
+var wireAlike sync.Map // [2]protoreflect.FullName → func() bool (sync.OnceValue)
 
 // sameWire reports whether the fields messages a and b have in common
 // have the same numbers, kinds and cardinalities, and so do their
@@ -164,10 +181,24 @@ var wireAlike sync.Map // [2]protoreflect.FullName → bool
 // other, the fields only one has being unknown to the other.
 func sameWire(a, b protoreflect.MessageDescriptor) bool {
 	key := [2]protoreflect.FullName{a.FullName(), b.FullName()}
-	if v, ok := wireAlike.Load(key); ok {
-		return v.(bool)
+	v, ok := wireAlike.Load(key)
+	if !ok {
+		v, _ = wireAlike.LoadOrStore(key, sync.OnceValue(func() bool {
+			return compareWire(a, b, map[[2]protoreflect.FullName]bool{})
+		}))
 	}
-	wireAlike.Store(key, true) // while recursive messages are compared
+	return v.(func() bool)()
+}
+
+// compareWire is sameWire without the cache; pending holds the pairs
+// being compared, assumed alike while they are (a recursive message is
+// alike if nothing else differs).
+func compareWire(a, b protoreflect.MessageDescriptor, pending map[[2]protoreflect.FullName]bool) bool {
+	key := [2]protoreflect.FullName{a.FullName(), b.FullName()}
+	if pending[key] {
+		return true
+	}
+	pending[key] = true
 	same := true
 	for i := 0; i < a.Fields().Len() && same; i++ {
 		f := a.Fields().Get(i)
@@ -177,7 +208,7 @@ func sameWire(a, b protoreflect.MessageDescriptor) bool {
 		case f.Number() != g.Number() || f.Kind() != g.Kind() || f.Cardinality() != g.Cardinality() || f.IsMap() != g.IsMap():
 			same = false
 		case f.Kind() == protoreflect.MessageKind || f.Kind() == protoreflect.GroupKind:
-			same = sameWire(f.Message(), g.Message())
+			same = compareWire(f.Message(), g.Message(), pending)
 		case f.Kind() == protoreflect.EnumKind:
 			for j := 0; j < f.Enum().Values().Len() && same; j++ {
 				v := f.Enum().Values().Get(j)
@@ -192,7 +223,6 @@ func sameWire(a, b protoreflect.MessageDescriptor) bool {
 			same = false // a number that means another field
 		}
 	}
-	wireAlike.Store(key, same)
 	return same
 }
 

@@ -1,6 +1,8 @@
 package tfplugin
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -39,5 +41,45 @@ func TestCarry(t *testing.T) {
 	want := &tfplugin6.Schema_Attribute{Name: "password", Type: []byte(`"string"`), Optional: true, WriteOnly: true}
 	if got := schema6.GetProvider().GetBlock().GetAttributes()[0]; !proto.Equal(got, want) {
 		t.Errorf("carried %v, want %v", got, want)
+	}
+}
+
+// TestCarryConcurrentFirstCalls carries a protocol 5 schema from many
+// goroutines at once while nothing is known of which messages are
+// wire-alike, as the first calls of a process do: every one keeps
+// write_only, which reading the binary form as protocol 6 would drop.
+func TestCarryConcurrentFirstCalls(t *testing.T) {
+	schema5 := &tfplugin5.GetProviderSchema_Response{ResourceSchemas: map[string]*tfplugin5.Schema{"cairnsdk_item": {Block: &tfplugin5.Schema_Block{
+		Attributes: []*tfplugin5.Schema_Attribute{{Name: "password_wo", Type: []byte(`"string"`), Optional: true, WriteOnly: true}}}}}}
+	const rounds, callers = 50, 32
+	for range rounds {
+		wireAlike.Clear() // as in a new process
+		var ready, done sync.WaitGroup
+		start := make(chan struct{})
+		lost := make(chan error, callers)
+		for range callers {
+			ready.Add(1)
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				ready.Done()
+				<-start
+				var schema6 tfplugin6.GetProviderSchema_Response
+				if err := carry(schema5, &schema6); err != nil {
+					lost <- err
+					return
+				}
+				if a := schema6.GetResourceSchemas()["cairnsdk_item"].GetBlock().GetAttributes(); len(a) != 1 || !a[0].GetWriteOnly() {
+					lost <- fmt.Errorf("carried %v without write_only", a)
+				}
+			}()
+		}
+		ready.Wait()
+		close(start)
+		done.Wait()
+		close(lost)
+		for err := range lost {
+			t.Fatal(err)
+		}
 	}
 }

@@ -105,7 +105,7 @@ func attributePath(a *tfplugin6.AttributePath) resource.Path {
 
 // rpcError describes a failed call. A provider that stopped answering may
 // or may not have done what it was asked. (Calls follow Parameterize,
-// which set p.pkg, so it is read without the lock, which ready holds.)
+// which set p.pkg, so it is read without the lock.)
 func (p *Provider) rpcError(rpc string, err error) error {
 	if c := status.Code(err); c == codes.Unavailable || c == codes.Canceled {
 		return fmt.Errorf("the Terraform provider %s failed during %s: %v: %w", p.pkg, rpc, err, provider.ErrOutcomeUnknown)

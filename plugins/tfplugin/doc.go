@@ -14,10 +14,11 @@
 // Terraform starts it: the TF_PLUGIN_MAGIC_COOKIE handshake, protocol 6
 // or 5 (a protocol 5 provider is called through the protocol 6 client,
 // see client.go), mutual TLS, its standard streams and logs into Cairn's
-// plugin log, at the level that log shows.
+// plugin log at debug level (see outputLevel).
 //
 // A provider starts only when a call needs it: its schema is kept by the
-// hash of its package (Options.SchemaDir), a configuration the same as
+// hash of its package, the protocol version and Cairn's version
+// (Options.SchemaDir), a configuration the same as
 // the one recorded is not validated again, and ConfigureProvider waits for
 // the first call that needs a configured provider. So a preview in which
 // no resource changes starts no provider. Answers that depend on the

@@ -18,7 +18,8 @@ const closeTimeout = time.Minute
 type opened struct {
 	typeName string
 	private  []byte
-	renewal  *time.Timer // nil when the provider asked for none
+	renewal  *time.Timer        // nil when the provider asked for none
+	renewing context.CancelFunc // ends the renewal in flight, if any
 }
 
 // ephemerals are the ephemeral resources a Provider opened: renewed when
@@ -63,45 +64,64 @@ func (p *Provider) open(ctx context.Context, proc *process, t *typed, args resou
 }
 
 // renewAt schedules the renewal of e at the time its provider gave;
-// p.ephemerals.mu is held. A renewal that fails is logged: the value
-// already went where it was used.
+// p.ephemerals.mu is held.
 func (p *Provider) renewAt(proc *process, e *opened, at time.Time) {
-	e.renewal = time.AfterFunc(time.Until(at), func() {
-		p.ephemerals.mu.Lock()
-		defer p.ephemerals.mu.Unlock()
-		if p.ephemerals.closed {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
-		defer cancel()
-		resp, err := proc.rpc.RenewEphemeralResource(ctx, &tfplugin6.RenewEphemeralResource_Request{TypeName: e.typeName, Private: e.private})
-		if err == nil {
-			err = p.diagnose(resp.GetDiagnostics(), "renewing ephemeral resource "+e.typeName)
-		}
-		if err != nil {
-			p.log.Warn("renewing an ephemeral resource", "type", e.typeName, "error", err)
-			e.renewal = nil
-			return
-		}
+	e.renewal = time.AfterFunc(time.Until(at), func() { p.renew(proc, e) })
+}
+
+// renew renews e, without the lock during the call, which closing the
+// ephemeral resources ends. A renewal that fails is logged: the value
+// already went where it was used.
+func (p *Provider) renew(proc *process, e *opened) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	p.ephemerals.mu.Lock()
+	if p.ephemerals.closed {
+		p.ephemerals.mu.Unlock()
+		return
+	}
+	e.renewal, e.renewing = nil, cancel
+	private := e.private
+	p.ephemerals.mu.Unlock()
+	resp, err := proc.rpc.RenewEphemeralResource(ctx, &tfplugin6.RenewEphemeralResource_Request{TypeName: e.typeName, Private: private})
+	if err == nil {
+		err = p.diagnose(resp.GetDiagnostics(), "renewing ephemeral resource "+e.typeName)
+	}
+	p.ephemerals.mu.Lock()
+	defer p.ephemerals.mu.Unlock()
+	e.renewing = nil
+	switch {
+	case p.ephemerals.closed:
+	case err != nil:
+		p.log.Warn("renewing an ephemeral resource", "type", e.typeName, "error", err)
+	default:
 		e.private = resp.GetPrivate()
-		e.renewal = nil
 		if resp.RenewAt != nil {
 			p.renewAt(proc, e, resp.GetRenewAt().AsTime())
 		}
-	})
+	}
 }
 
 // closeEphemerals closes the ephemeral resources still open, last opened
-// first; a failure to close one is logged.
+// first, ending their renewals in flight; a failure to close one is
+// logged.
 func (p *Provider) closeEphemerals(proc *process) {
 	p.ephemerals.mu.Lock()
-	defer p.ephemerals.mu.Unlock()
 	p.ephemerals.closed = true
-	for i := len(p.ephemerals.open) - 1; i >= 0; i-- {
-		e := p.ephemerals.open[i]
+	open := p.ephemerals.open
+	p.ephemerals.open = nil
+	for _, e := range open {
 		if e.renewal != nil {
 			e.renewal.Stop()
 		}
+		if e.renewing != nil {
+			e.renewing()
+		}
+	}
+	p.ephemerals.mu.Unlock()
+	// Once closed, nothing changes what open holds.
+	for i := len(open) - 1; i >= 0; i-- {
+		e := open[i]
 		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 		resp, err := proc.rpc.CloseEphemeralResource(ctx, &tfplugin6.CloseEphemeralResource_Request{TypeName: e.typeName, Private: e.private})
 		cancel()
@@ -112,5 +132,4 @@ func (p *Provider) closeEphemerals(proc *process) {
 			p.log.Warn("closing an ephemeral resource", "type", e.typeName, "error", err)
 		}
 	}
-	p.ephemerals.open = nil
 }

@@ -13,10 +13,10 @@ import (
 
 // logLevels returns the environment that sets the level of a provider's
 // logs (TF_LOG_SDK for its SDK's, TF_LOG_PROVIDER for its own) to the
-// lowest one log shows: terraform-plugin-go otherwise logs at trace level
-// on standard error, and writing and parsing lines that are then dropped
-// costs more than a simple provider's work. TF_LOG* variables the user
-// sets are left to decide.
+// lowest one log shows (see outputLevel): terraform-plugin-go otherwise
+// logs at trace level on standard error, and writing and parsing lines
+// that are then dropped costs more than a simple provider's work. TF_LOG*
+// variables the user sets are left to decide.
 func logLevels(log *slog.Logger) []string {
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "TF_LOG") {
@@ -24,7 +24,7 @@ func logLevels(log *slog.Logger) []string {
 		}
 	}
 	for _, l := range []hclog.Level{hclog.Trace, hclog.Debug, hclog.Info, hclog.Warn, hclog.Error} {
-		if log.Enabled(context.Background(), level(l)) {
+		if log.Enabled(context.Background(), outputLevel(l)) {
 			return []string{"TF_LOG_SDK=" + l.String(), "TF_LOG_PROVIDER=" + l.String()}
 		}
 	}
@@ -38,6 +38,9 @@ type hclogger struct {
 	log  *slog.Logger
 	name string
 	args []any
+	// output is set in the logger of the provider's standard error (see
+	// Named).
+	output bool
 }
 
 var _ hclog.Logger = (*hclogger)(nil)
@@ -54,8 +57,28 @@ func level(l hclog.Level) slog.Level {
 	return slog.LevelInfo
 }
 
+// outputLevel is the level of a line a provider logs at l: debug at most,
+// whatever l, as what the provider logs is for who asks for it (with
+// --verbose, or CAIRN_LOG=debug), not for every user: its errors reach
+// the user as the diagnostics of the call that failed.
+func outputLevel(l hclog.Level) slog.Level {
+	return min(level(l), slog.LevelDebug)
+}
+
+// levelOf is the slog level h logs a message of level l at.
+func (h *hclogger) levelOf(l hclog.Level) slog.Level {
+	if h.output {
+		return outputLevel(l)
+	}
+	return level(l)
+}
+
 func (h *hclogger) Log(l hclog.Level, msg string, args ...any) {
-	h.log.Log(context.Background(), level(l), msg, append(append([]any(nil), h.args...), args...)...)
+	args = append(append([]any(nil), h.args...), args...)
+	if h.output && l > hclog.Debug {
+		args = append(args, "@level", l.String()) // as the provider wrote it
+	}
+	h.log.Log(context.Background(), h.levelOf(l), msg, args...)
 }
 
 func (h *hclogger) Trace(msg string, args ...any) { h.Log(hclog.Trace, msg, args...) }
@@ -65,7 +88,7 @@ func (h *hclogger) Warn(msg string, args ...any)  { h.Log(hclog.Warn, msg, args.
 func (h *hclogger) Error(msg string, args ...any) { h.Log(hclog.Error, msg, args...) }
 
 func (h *hclogger) enabled(l hclog.Level) bool {
-	return h.log.Enabled(context.Background(), level(l))
+	return h.log.Enabled(context.Background(), h.levelOf(l))
 }
 
 func (h *hclogger) IsTrace() bool { return h.enabled(hclog.Trace) }
@@ -77,17 +100,17 @@ func (h *hclogger) IsError() bool { return h.enabled(hclog.Error) }
 func (h *hclogger) ImpliedArgs() []any { return h.args }
 
 func (h *hclogger) With(args ...any) hclog.Logger {
-	return &hclogger{log: h.log, name: h.name, args: append(append([]any(nil), h.args...), args...)}
+	return &hclogger{log: h.log, name: h.name, args: append(append([]any(nil), h.args...), args...), output: h.output}
 }
 
 func (h *hclogger) Name() string { return h.name }
 
-// Named names the logger after the provider binary (go-plugin names the
-// provider's output after it).
+// Named names the logger after the provider binary: go-plugin logs the
+// provider's standard error to it.
 func (h *hclogger) Named(name string) hclog.Logger { return h.ResetNamed(name) }
 
 func (h *hclogger) ResetNamed(name string) hclog.Logger {
-	return &hclogger{log: h.log.With("plugin", name), name: name, args: h.args}
+	return &hclogger{log: h.log.With("plugin", name), name: name, args: h.args, output: true}
 }
 
 // SetLevel does nothing: the slog handler decides.

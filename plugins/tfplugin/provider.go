@@ -46,6 +46,9 @@ type Options struct {
 	Log *slog.Logger
 	// StartTimeout bounds a provider's start; zero means a minute.
 	StartTimeout time.Duration
+	// CairnVersion is Cairn's version, which kept schemas are read by
+	// (see schemaCache).
+	CairnVersion string
 }
 
 func (o Options) log() *slog.Logger {
@@ -59,11 +62,12 @@ func (o Options) log() *slog.Logger {
 // share the packages they install, the schemas they read, one per
 // provider binary, and the answers they keep (see memo).
 func Factory(o Options) provider.Factory {
-	schemas := &schemaCache{dir: o.SchemaDir, m: map[string]*providerSchema{}}
+	schemas := &schemaCache{dir: o.SchemaDir, version: o.CairnVersion, m: map[string]*providerSchema{}}
 	in := &installs{opts: o.Install, m: map[tfinstall.Request]*installation{}}
 	answers := &memo{m: map[[sha256.Size]byte]proto.Message{}}
 	return provider.Factory{Pkg: Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
-		return &Provider{opts: o, installs: in, schemas: schemas, memo: answers}, nil
+		closing, stop := context.WithCancel(context.Background())
+		return &Provider{opts: o, installs: in, schemas: schemas, memo: answers, closing: closing, stop: stop}, nil
 	}}
 }
 
@@ -96,7 +100,9 @@ func parameterOf(value []byte) (parameter, bool) {
 
 // Provider is a provider.Provider served by a Terraform provider plugin,
 // started when a call first needs it once Parameterize named it, and then
-// configured with what Configure was given.
+// configured with what Configure was given. Its lock is never held during
+// a call to the provider: the callers that need it started or configured
+// share one start or configuration (see share).
 type Provider struct {
 	provider.Unimplemented
 	opts     Options
@@ -120,9 +126,14 @@ type Provider struct {
 	// configured is that configuration's msgpack form, which answers the
 	// provider gives once configured depend on.
 	configured []byte
-	// failed is why the provider could not be started or configured: it
-	// is not tried again.
-	failed error
+	// starting and configuring are the start and the configuration in
+	// flight.
+	starting, configuring *flight
+	// closed is set by Close, after which the provider is not started
+	// again; closing ends then, and with it a start in flight.
+	closed  bool
+	closing context.Context
+	stop    context.CancelFunc
 
 	ephemerals ephemerals
 	writeOnly  writeOnly
@@ -194,88 +205,205 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 // else the one it gives once started.
 func (p *Provider) loadSchema(ctx context.Context) (*providerSchema, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.param == nil {
+	param := p.param
+	p.mu.Unlock()
+	if param == nil {
 		return nil, p.unparameterized()
 	}
-	if p.schema == nil {
-		p.schema = p.schemas.get(p.exe, p.hash, p.pkg, p.param)
+	if s := p.kept(); s != nil {
+		return s, nil
 	}
-	if p.schema == nil {
-		if _, err := p.started(ctx); err != nil {
-			return nil, err
-		}
+	if _, err := p.started(ctx); err != nil {
+		return nil, err
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.schema, nil
+}
+
+// kept returns the schema known without starting the provider: the one
+// read already, else the one kept for its package; nil when there is
+// none. (Calls that need a schema follow Parameterize, which set p.exe,
+// p.hash, p.pkg and p.param: they are read without the lock.)
+func (p *Provider) kept() *providerSchema {
+	p.mu.Lock()
+	s := p.schema
+	p.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	s = p.schemas.get(p.exe, p.hash, p.pkg, p.param)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.schema == nil {
+		p.schema = s
+	}
+	return p.schema
 }
 
 func (p *Provider) unparameterized() error {
 	return fmt.Errorf("%s serves no Terraform provider until it is parameterized with one", Name)
 }
 
-// started returns the running provider, starting it first; p.mu is held.
-// A provider that does not declare its schema optional is asked for it in
-// each process, as Terraform does; the answer is read once per binary.
-func (p *Provider) started(ctx context.Context) (*process, error) {
-	if p.proc != nil || p.failed != nil {
-		return p.proc, p.failed
+// flight is a start or configuration of the provider that callers share:
+// they wait for done, then read err.
+type flight struct {
+	done chan struct{}
+	err  error
+	// cancelled says the caller that ran it gave up: err is its
+	// context's, and the next caller tries again.
+	cancelled bool
+}
+
+// share brings the provider to the state done reports (with p.mu held):
+// it runs do, unless a caller runs it already (*flying is its flight),
+// and then waits for that caller. A caller whose ctx ends gets its
+// context's error, and the callers that waited for it try again; the
+// error of a flight that failed otherwise is every waiting caller's, and
+// the next caller tries again. Nothing is kept of a flight that failed.
+func (p *Provider) share(ctx context.Context, flying **flight, done func() bool, do func(context.Context) error) error {
+	for {
+		p.mu.Lock()
+		if done() {
+			p.mu.Unlock()
+			return nil
+		}
+		if f := *flying; f != nil {
+			p.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if f.err != nil && !f.cancelled {
+				return f.err
+			}
+			continue
+		}
+		f := &flight{done: make(chan struct{})}
+		*flying = f
+		p.mu.Unlock()
+		f.err = do(ctx)
+		if f.err != nil && ctx.Err() != nil {
+			f.err, f.cancelled = ctx.Err(), true
+		}
+		p.mu.Lock()
+		*flying = nil
+		p.mu.Unlock()
+		close(f.done)
+		return f.err
 	}
-	proc, err := start(p.exe, p.opts)
-	if err != nil {
-		p.failed = err
+}
+
+// started returns the running provider, starting it first.
+func (p *Provider) started(ctx context.Context) (*process, error) {
+	if err := p.share(ctx, &p.starting, func() bool { return p.proc != nil || p.closed }, p.start); err != nil {
 		return nil, err
 	}
-	if p.schema == nil {
-		p.schema = p.schemas.get(p.exe, p.hash, p.pkg, p.param)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.proc == nil {
+		return nil, p.closedError()
 	}
-	if s := p.schema; s == nil || !s.resp.GetServerCapabilities().GetGetProviderSchemaOptional() {
-		resp, err := proc.rpc.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
-		if err == nil {
-			err = p.diagnose(resp.GetDiagnostics(), "reading its schema")
-		}
-		if err == nil && s == nil {
-			if s, err = newProviderSchema(p.pkg, p.param, resp); err == nil {
-				p.schemas.put(p.exe, p.hash, s)
-				p.schema = s
-			}
-		}
-		if err != nil {
-			proc.kill()
-			p.failed = fmt.Errorf("the Terraform provider %s: %w", p.param.Source, err)
-			return nil, p.failed
+	return p.proc, nil
+}
+
+func (p *Provider) closedError() error {
+	return fmt.Errorf("the Terraform provider %s was shut down", p.param.Source)
+}
+
+// start starts the provider and reads its schema; Close ends a start in
+// flight.
+func (p *Provider) start(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(p.closing, cancel)()
+	proc, err := start(ctx, p.exe, p.opts)
+	if err != nil {
+		return err
+	}
+	s, err := p.readSchema(ctx, proc)
+	p.mu.Lock()
+	closed := p.closed
+	if err == nil && !closed {
+		p.proc, p.schema = proc, s
+	}
+	p.mu.Unlock()
+	if err == nil && !closed {
+		return nil
+	}
+	proc.kill()
+	if closed {
+		return p.closedError()
+	}
+	return err
+}
+
+// readSchema returns the schema of the provider proc runs. A provider that
+// does not declare its schema optional is asked for it in each process,
+// as Terraform does; the answer is read once per binary.
+func (p *Provider) readSchema(ctx context.Context, proc *process) (*providerSchema, error) {
+	s := p.kept()
+	if s != nil && s.resp.GetServerCapabilities().GetGetProviderSchemaOptional() {
+		return s, nil
+	}
+	resp, err := proc.rpc.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
+	if err == nil {
+		err = p.diagnose(resp.GetDiagnostics(), "reading its schema")
+	}
+	if err == nil && s == nil {
+		if s, err = newProviderSchema(p.pkg, p.param, resp); err == nil {
+			p.schemas.put(p.exe, p.hash, proc.version, s)
 		}
 	}
-	p.proc = proc
-	return proc, nil
+	if err != nil {
+		return nil, fmt.Errorf("the Terraform provider %s: %w", p.param.Source, err)
+	}
+	return s, nil
 }
 
 // ready returns the running provider, configured with what Configure was
 // given, and its schema.
 func (p *Provider) ready(ctx context.Context) (*process, *providerSchema, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.param == nil {
+	param := p.param
+	p.mu.Unlock()
+	if param == nil {
 		return nil, nil, p.unparameterized()
 	}
 	proc, err := p.started(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.config != nil {
-		resp, err := proc.rpc.ConfigureProvider(ctx, &tfplugin6.ConfigureProvider_Request{TerraformVersion: terraformVersion, Config: p.config,
-			ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
-		if err != nil {
-			err = p.rpcError("ConfigureProvider", err)
-		} else {
-			err = p.diagnose(resp.GetDiagnostics(), fmt.Sprintf("configuring the %s provider", p.pkg))
-		}
-		if err != nil {
-			p.failed = err
-			return nil, nil, err
-		}
+	err = p.share(ctx, &p.configuring, func() bool { return p.config == nil }, func(ctx context.Context) error { return p.configure(ctx, proc) })
+	if err != nil {
+		return nil, nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return proc, p.schema, nil
+}
+
+// configure configures the provider proc runs with what Configure was
+// given.
+func (p *Provider) configure(ctx context.Context, proc *process) error {
+	p.mu.Lock()
+	cfg := p.config
+	p.mu.Unlock()
+	resp, err := proc.rpc.ConfigureProvider(ctx, &tfplugin6.ConfigureProvider_Request{TerraformVersion: terraformVersion, Config: cfg,
+		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}})
+	if err != nil {
+		return p.rpcError("ConfigureProvider", err)
+	}
+	if err := p.diagnose(resp.GetDiagnostics(), fmt.Sprintf("configuring the %s provider", p.pkg)); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.config == cfg {
 		p.config = nil
 	}
-	return proc, p.schema, nil
+	return nil
 }
 
 // configuration returns the msgpack form of what Configure was given.
@@ -315,9 +443,7 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	p.mu.Lock()
 	proc, err := p.started(ctx)
-	p.mu.Unlock()
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -379,12 +505,13 @@ func (p *Provider) SignalCancellation(ctx context.Context) error {
 }
 
 // Close implements provider.Provider: it closes the ephemeral resources
-// still open, and shuts the provider down.
+// still open, and shuts the provider down, or ends its start in flight.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	proc := p.proc
-	p.proc = nil
+	p.proc, p.closed = nil, true
 	p.mu.Unlock()
+	p.stop()
 	if proc != nil {
 		p.closeEphemerals(proc)
 		proc.kill()

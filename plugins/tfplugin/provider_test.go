@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
@@ -66,8 +68,15 @@ func mirror(t *testing.T, name string) string {
 // mirror, for a project in a new folder.
 func installOptions(t *testing.T, name string) tfinstall.Options {
 	t.Helper()
+	return mirrorOptions(t, mirror(t, name))
+}
+
+// mirrorOptions install providers from the filesystem mirror dir, for a
+// project in a new folder.
+func mirrorOptions(t *testing.T, dir string) tfinstall.Options {
+	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "cli.tfrc")
-	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror(t, name))
+	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", dir)
 	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +106,22 @@ func load(t *testing.T, name, dir string) provider.Provider {
 		t.Fatalf("CheckConfig: %v %v", err, c.Failures)
 	}
 	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// parameterized returns a terraform-provider made with opts and
+// parameterized with the provider source, not started.
+func parameterized(t *testing.T, opts tfplugin.Options, source string) provider.Provider {
+	t.Helper()
+	ctx := context.Background()
+	p, err := tfplugin.Factory(opts).New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{source}}); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -353,18 +378,7 @@ func TestStartsWhenNeeded(t *testing.T) {
 	opts := tfplugin.Options{Install: installOptions(t, "fwprovider"), SchemaDir: t.TempDir()}
 	var log lockedBuffer
 	opts.Log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	parameterized := func() provider.Provider {
-		p, err := tfplugin.Factory(opts).New(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Close() })
-		if _, err := p.Parameterize(ctx, provider.ParameterizeRequest{Args: []string{"cairn/cairnfw"}}); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	first := parameterized()
+	first := parameterized(t, opts, "cairn/cairnfw")
 	if _, err := first.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +386,7 @@ func TestStartsWhenNeeded(t *testing.T) {
 		t.Fatalf("reading the schema the first time started the provider %d times", n)
 	}
 
-	p := parameterized() // as in the next command
+	p := parameterized(t, opts, "cairn/cairnfw") // as in the next command
 	dir := t.TempDir()
 	cfg := resource.Map{"dir": resource.String(dir)}
 	if _, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); err != nil {
@@ -396,5 +410,119 @@ func TestStartsWhenNeeded(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.json")); err != nil {
 		t.Errorf("the provider was not configured with its folder: %v", err)
+	}
+}
+
+// TestStartCancelledThenRetried gives up on the first call, which would
+// start the provider, and makes another: the first gets its context's
+// error, which is not kept, and the second starts the provider.
+func TestStartCancelledThenRetried(t *testing.T) {
+	p := parameterized(t, tfplugin.Options{Install: installOptions(t, "fwprovider")}, "cairn/cairnfw")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.GetSchema(ctx, provider.GetSchemaRequest{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("GetSchema with a cancelled context: %v, want its error", err)
+	}
+	if _, err := p.GetSchema(context.Background(), provider.GetSchemaRequest{}); err != nil {
+		t.Fatalf("GetSchema after a cancelled one: %v", err)
+	}
+}
+
+// TestStartCancelledMidway gives up on a start while the provider has not
+// yet answered the handshake: the caller gets its context's error, and
+// the next call starts the provider again. The first start runs a script
+// that waits for ever, the next the provider itself.
+func TestStartCancelledMidway(t *testing.T) {
+	pkg := filepath.Join("registry.opentofu.org", "cairn", "cairnfw", "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
+	exe := filepath.Join(mirror(t, "fwprovider"), pkg, "terraform-provider-cairnfw")
+	dir := t.TempDir()
+	started := filepath.Join(t.TempDir(), "started")
+	script := fmt.Sprintf("#!/bin/sh\nif [ -e %[1]q ]; then exec %[2]q; fi\ntouch %[1]q\nexec sleep 3600\n", started, exe)
+	if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, pkg, "terraform-provider-cairnfw"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := parameterized(t, tfplugin.Options{Install: mirrorOptions(t, dir)}, "cairn/cairnfw")
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+		first <- err
+	}()
+	for { // until the script runs
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a start given up on: %v, want the context's error", err)
+	}
+	if _, err := p.GetSchema(context.Background(), provider.GetSchemaRequest{}); err != nil {
+		t.Fatalf("GetSchema after a start given up on: %v", err)
+	}
+}
+
+// TestConcurrentFirstCalls makes many calls at once to a provider not yet
+// started: they share one start, and each gets the schema.
+func TestConcurrentFirstCalls(t *testing.T) {
+	ctx := context.Background()
+	var log lockedBuffer
+	opts := tfplugin.Options{Install: installOptions(t, "sdkprovider"), Log: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	p := parameterized(t, opts, "cairn/cairnsdk")
+	const callers = 16
+	errs := make(chan error, callers)
+	for range callers {
+		go func() {
+			_, err := p.GetSchema(ctx, provider.GetSchemaRequest{})
+			errs <- err
+		}()
+	}
+	for range callers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := log.count("starting plugin"); n != 1 {
+		t.Errorf("%d calls at once started the provider %d times", callers, n)
+	}
+}
+
+// TestSDKWriteOnlyAttribute sends a terraform-plugin-sdk/v2 provider
+// (protocol 5) a write-only argument, which it gets, and which is neither
+// in the checked inputs, which the engine records, nor in the outputs;
+// so again with the schema kept by an earlier command.
+func TestSDKWriteOnlyAttribute(t *testing.T) {
+	ctx := context.Background()
+	opts := tfplugin.Options{Install: installOptions(t, "sdkprovider"), SchemaDir: t.TempDir()}
+	for _, name := range []string{"x", "y"} { // y in a new command, with the kept schema
+		p := parameterized(t, opts, "cairn/cairnsdk")
+		dir := t.TempDir()
+		if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Map{"dir": resource.String(dir)}}); err != nil {
+			t.Fatal(err)
+		}
+		const token = "cairnsdk:index/item:Item"
+		urn := resource.URN("urn:pulumi:dev::proj::" + token + "::" + name)
+		inputs := resource.Map{"name": resource.String(name), "value": resource.String("v"), "password_wo": resource.MakeSecret(resource.String("hunter2"))}
+		check, err := p.Check(ctx, provider.CheckRequest{URN: urn, Type: token, News: inputs})
+		if err != nil || len(check.Failures) > 0 {
+			t.Fatalf("Check: %v %v", err, check.Failures)
+		}
+		if _, ok := check.Inputs["password_wo"]; ok || check.Inputs["name"].StringValue() != name {
+			t.Fatalf("checked inputs = %v, want name without password_wo", check.Inputs)
+		}
+		created, err := p.Create(ctx, provider.CreateRequest{URN: urn, Type: token, Inputs: check.Inputs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := created.Outputs["password_wo"]; ok || strings.Contains(fmt.Sprint(created.Outputs), "hunter2") {
+			t.Errorf("outputs = %v, with the write-only value", created.Outputs)
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, name+".wo")); err != nil || string(data) != "hunter2" {
+			t.Fatalf("the provider did not get the write-only value: %q %v", data, err)
+		}
 	}
 }

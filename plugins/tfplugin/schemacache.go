@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,12 +16,19 @@ import (
 
 // schemaCache keeps providers' schemas: in memory by binary, and, in dir
 // when it is set, by the hash of their package, which names its contents
-// exactly.
+// exactly, the protocol version they were read with and the version of
+// Cairn that read them (which decides how a protocol 5 schema is carried
+// into protocol 6's messages, and so what it means).
 type schemaCache struct {
-	dir string
-	mu  sync.Mutex
-	m   map[string]*providerSchema
+	dir     string
+	version string // Cairn's
+	mu      sync.Mutex
+	m       map[string]*providerSchema
 }
+
+// protocols are the protocol versions a kept schema may have been read
+// with.
+var protocols = []int{6, 5}
 
 // get returns the schema of the provider exe, of package hash, serving
 // package pkg with param; nil when it is not kept.
@@ -30,12 +38,8 @@ func (c *schemaCache) get(exe, hash, pkg string, param *parameter) *providerSche
 	if s := c.m[exe]; s != nil {
 		return s
 	}
-	path := c.path(hash)
-	if path == "" {
-		return nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, ok := c.read(hash)
+	if !ok {
 		return nil
 	}
 	var resp tfplugin6.GetProviderSchema_Response
@@ -50,13 +54,27 @@ func (c *schemaCache) get(exe, hash, pkg string, param *parameter) *providerSche
 	return s
 }
 
-// put keeps the schema of the provider exe of package hash; one that
-// cannot be written is read from the provider again next time.
-func (c *schemaCache) put(exe, hash string, s *providerSchema) {
+// read returns the kept schema of the package of hash, whichever
+// protocol version read it.
+func (c *schemaCache) read(hash string) ([]byte, bool) {
+	for _, v := range protocols {
+		if path := c.path(hash, v); path != "" {
+			if data, err := os.ReadFile(path); err == nil {
+				return data, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// put keeps the schema of the provider exe of package hash, read with
+// protocol version protocol; one that cannot be written is read from the
+// provider again next time.
+func (c *schemaCache) put(exe, hash string, protocol int, s *providerSchema) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[exe] = s
-	path := c.path(hash)
+	path := c.path(hash, protocol)
 	if path == "" {
 		return
 	}
@@ -77,11 +95,12 @@ func (c *schemaCache) put(exe, hash string, s *providerSchema) {
 	}
 }
 
-// path is where the schema of the package of hash is kept, or "".
-func (c *schemaCache) path(hash string) string {
+// path is where the schema of the package of hash read with protocol
+// version protocol is kept, or "".
+func (c *schemaCache) path(hash string, protocol int) string {
 	if c.dir == "" || hash == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(hash))
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d", hash, c.version, protocol))
 	return filepath.Join(c.dir, hex.EncodeToString(sum[:])+".pb")
 }

@@ -2,7 +2,7 @@
 // an editor does, for tests: requests and their answers, notifications,
 // and the diagnostics and messages the server publishes.
 //
-//	c := lsptest.Start(t, lsp.Options{Builtins: builtins})
+//	c := lsptest.Start(t, lsp.Options{Schemas: host.NewCachedSchemas(host.CachedSchemasOptions{Builtins: builtins})})
 //	c.Initialize(dir)
 //	c.Open(path, text)
 //	diags := c.Diagnostics(path, func(ds []lsp.Diagnostic) bool { return len(ds) > 0 })

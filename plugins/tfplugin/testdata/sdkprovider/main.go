@@ -1,6 +1,8 @@
 // Command terraform-provider-cairnsdk is a Terraform provider written with
 // terraform-plugin-sdk/v2 (protocol 5) for Cairn's tests. It keeps each
-// cairnsdk_item as a file in the folder its dir setting names.
+// cairnsdk_item as a file in the folder its dir setting names, and its
+// write-only password_wo, when set, in a file of the same name ending in
+// .wo. An item whose value is "fail" logs an error and is refused.
 package main
 
 import (
@@ -9,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hashicorp/go-cty/cty"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/diag"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/plugin"
@@ -30,9 +34,10 @@ func main() {
 func item() *schema.Resource {
 	return &schema.Resource{
 		Schema: map[string]*schema.Schema{
-			"name":  {Type: schema.TypeString, Required: true, ForceNew: true},
-			"value": {Type: schema.TypeString, Optional: true},
-			"token": {Type: schema.TypeString, Optional: true, Sensitive: true},
+			"name":        {Type: schema.TypeString, Required: true, ForceNew: true},
+			"value":       {Type: schema.TypeString, Optional: true},
+			"token":       {Type: schema.TypeString, Optional: true, Sensitive: true},
+			"password_wo": {Type: schema.TypeString, Optional: true, WriteOnly: true},
 		},
 		CreateContext: writeItem,
 		UpdateContext: writeItem,
@@ -56,10 +61,21 @@ func item() *schema.Resource {
 	}
 }
 
-func writeItem(_ context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
-	name := d.Get("name").(string)
-	if err := os.WriteFile(filepath.Join(m.(string), name), []byte(d.Get("value").(string)), 0o644); err != nil {
+func writeItem(ctx context.Context, d *schema.ResourceData, m any) diag.Diagnostics {
+	name, value := d.Get("name").(string), d.Get("value").(string)
+	if value == "fail" {
+		tflog.Error(ctx, "refusing the item", map[string]any{"name": name})
+		return diag.Errorf("the item %s cannot hold the value fail", name)
+	}
+	if err := os.WriteFile(filepath.Join(m.(string), name), []byte(value), 0o644); err != nil {
 		return diag.FromErr(err)
+	}
+	if wo, diags := d.GetRawConfigAt(cty.GetAttrPath("password_wo")); diags.HasError() {
+		return diags
+	} else if wo.Type() == cty.String && !wo.IsNull() {
+		if err := os.WriteFile(filepath.Join(m.(string), name+".wo"), []byte(wo.AsString()), 0o644); err != nil {
+			return diag.FromErr(err)
+		}
 	}
 	d.SetId(name)
 	return nil

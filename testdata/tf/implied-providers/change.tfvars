@@ -1,0 +1,2 @@
+content = "two"
+extra   = true
