@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/console"
 )
 
@@ -135,6 +136,7 @@ func openBrowser(url string) error {
 		}
 	}
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = childenv.Environ()
 	if err := cmd.Start(); err != nil {
 		return err
 	}

@@ -55,10 +55,17 @@ func startGatedUp(t *testing.T, env ...string) *interruptedUp {
 }
 
 func startUp(t *testing.T, program string, env ...string) *interruptedUp {
+	return startProject(t, map[string]string{"Pulumi.yaml": program}, env...)
+}
+
+// startProject starts the update of a project of files, by name.
+func startProject(t *testing.T, files map[string]string, env ...string) *interruptedUp {
 	t.Helper()
 	u := &interruptedUp{t: t, env: env, dir: t.TempDir(), stderr: make(chan string, 100)}
-	if err := os.WriteFile(filepath.Join(u.dir, "Pulumi.yaml"), []byte(program), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(u.dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	u.cairn("stack", "init", "dev")
 	u.cmd = u.command("up", "--yes", "--parallel", "1")

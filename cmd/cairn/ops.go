@@ -210,6 +210,7 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
+	r.masker.Add(r.s.passphrase)
 	resource.Map(values).SecretStrings(r.masker.Add)
 	if r.kind == opPreview {
 		// A preview reads the state without the lock: read it (on the

@@ -33,6 +33,8 @@ type session struct {
 	stack string
 	// vars are the command's -var and -var-file flags, in order.
 	vars []langhcl.VarArg
+	// passphrase is the one secrets opened the stack's secrets with.
+	passphrase string
 }
 
 // newSession finds CAIRN_HOME, the project (when needProject) and opens the
@@ -165,9 +167,9 @@ func (s *session) stackSecrets() (secrets.Manager, error) {
 	return s.secrets(cfg)
 }
 
-// passphrase returns the secrets passphrase from the environment, or asks for
-// it on a terminal.
-func (s *session) passphrase() (string, error) {
+// readPassphrase returns the secrets passphrase from the environment, or
+// asks for it on a terminal.
+func (s *session) readPassphrase() (string, error) {
 	for _, v := range []string{"CAIRN_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE"} {
 		if p, ok := os.LookupEnv(v); ok {
 			return p, nil
@@ -197,10 +199,11 @@ func (s *session) secrets(cfg *workspace.StackConfig) (secrets.Manager, error) {
 	if cfg.SecretsProvider != "" && cfg.SecretsProvider != secrets.PassphraseType {
 		return nil, fmt.Errorf("the stack uses the secrets provider %q; Cairn supports passphrase secrets only", cfg.SecretsProvider)
 	}
-	pass, err := s.passphrase()
+	pass, err := s.readPassphrase()
 	if err != nil {
 		return nil, err
 	}
+	s.passphrase = pass
 	if cfg.EncryptionSalt != "" {
 		return secrets.NewPassphraseManager(pass, cfg.EncryptionSalt)
 	}

@@ -70,6 +70,36 @@ func TestPartialCreateFailure(t *testing.T) {
 	}
 }
 
+// TestPartialCreateFailureTainted: an object a create left with
+// InitError.Taint (a Terraform provider's) is recorded tainted, and the
+// next update replaces it though nothing changed.
+func TestPartialCreateFailureTainted(t *testing.T) {
+	h := newHarness(t)
+	failing := true
+	h.provider("pkgA", func(p *fakeProvider) {
+		p.CreateF = func(req provider.CreateRequest) (provider.CreateResponse, error) {
+			if failing {
+				return provider.CreateResponse{}, &provider.InitError{ID: "half-made", Outputs: req.Inputs, Reasons: []string{"not finished"}, Taint: true}
+			}
+			return provider.CreateResponse{ID: "whole", Outputs: req.Inputs}, nil
+		}
+	})
+	_, err := h.up(program(res("a", map[string]any{"x": 1})))
+	if err == nil || !strings.Contains(err.Error(), "recorded tainted so the next update replaces it: not finished") {
+		t.Fatalf("partial failure: %v", err)
+	}
+	if a := h.find("a"); a == nil || a.ID != "half-made" || !a.Taint {
+		t.Fatalf("the half-made resource was not recorded tainted: %s", dump(h.snap))
+	}
+	failing = false
+	h.log.take()
+	res1 := h.mustUp(program(res("a", map[string]any{"x": 1})))
+	equal(t, "replaced", res1.Changes[OpReplace], 1)
+	if a := h.find("a"); a.ID != "whole" || a.Taint {
+		t.Errorf("after the replacement: %s", dump(h.snap))
+	}
+}
+
 func TestProgramErrorDeletesNothingAndKeepsOutputs(t *testing.T) {
 	h := newHarness(t)
 	h.mustUp(func(ctx context.Context, info RunInfo) error {

@@ -83,7 +83,7 @@ func (d *deployment) refreshOne(ctx context.Context, r *resource.State, p provid
 	} else {
 		n := r.Copy()
 		n.ID = resp.ID
-		n.Outputs = secretOutputs(r.Inputs, resp.Outputs, r.AdditionalSecretOutputs)
+		n.Outputs = d.secretOutputs(r.Inputs, resp.Outputs, r.AdditionalSecretOutputs)
 		if resp.Inputs != nil {
 			n.Inputs = resp.Inputs
 		}
@@ -211,7 +211,7 @@ func (d *deployment) resolvePendingCreates(ctx context.Context) error {
 			d.emitStep(StepFailed, s, err, 0)
 			return d.fail(r.URN, OpImport, fmt.Errorf("importing pending create: %w", err))
 		}
-		r.ID, r.Outputs, r.Created = resp.ID, secretOutputs(r.Inputs, resp.Outputs, r.AdditionalSecretOutputs), now()
+		r.ID, r.Outputs, r.Created = resp.ID, d.secretOutputs(r.Inputs, resp.Outputs, r.AdditionalSecretOutputs), now()
 		if resp.Inputs != nil {
 			r.Inputs = resp.Inputs
 		}

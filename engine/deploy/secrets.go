@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 )
@@ -35,6 +36,66 @@ func (d *deployment) learnOutputs(n *resource.State) {
 		masked[i] = d.opts.Masker.Mask(e)
 	}
 	n.InitErrors = masked
+}
+
+// secretOutputs re-marks as secret the outputs whose input of the same name
+// was secret, and those listed as additional secret outputs, in case the
+// provider dropped the marks; and those that hold the plaintext of a
+// secret Options.Masker knows (a command that printed one), so that the
+// state keeps them encrypted and displays mask them.
+func (d *deployment) secretOutputs(inputs, outputs resource.Map, additional []string) resource.Map {
+	if outputs == nil {
+		return nil
+	}
+	var out resource.Map
+	mark := func(k string) {
+		v, ok := outputs[k]
+		if !ok || v.IsSecret() || v.IsNull() {
+			return
+		}
+		if out == nil {
+			out = outputs.Copy()
+		}
+		out[k] = resource.MakeSecret(v)
+	}
+	for k, v := range inputs {
+		if v.ContainsSecrets() {
+			mark(k)
+		}
+	}
+	for _, k := range additional {
+		mark(k)
+	}
+	for k, v := range outputs {
+		if d.holdsKnownSecret(v) {
+			mark(k)
+		}
+	}
+	if out == nil {
+		return outputs
+	}
+	return out
+}
+
+// holdsKnownSecret reports whether a string in v, not marked secret, holds
+// the plaintext of a secret Options.Masker knows.
+func (d *deployment) holdsKnownSecret(v resource.Value) bool {
+	switch {
+	case d.opts.Masker == nil || v.IsSecret():
+		return false
+	case v.IsString():
+		s := v.StringValue()
+		return d.opts.Masker.Mask(s) != s
+	case v.IsArray():
+		return slices.ContainsFunc(v.ArrayValue(), d.holdsKnownSecret)
+	case v.IsObject():
+		for _, e := range v.ObjectValue() {
+			if d.holdsKnownSecret(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verifySecrets runs Options.VerifySecrets; see secretsVerified.

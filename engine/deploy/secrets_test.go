@@ -70,3 +70,36 @@ func TestMaskerLearnsSecrets(t *testing.T) {
 		t.Errorf("initErrors in the state = %q, want the secret masked", got)
 	}
 }
+
+// TestOutputsHoldingKnownSecretsAreSecret checks that an output holding the
+// plaintext of a secret the masker knows (here a configuration secret)
+// is recorded secret, at any depth, on create and on update; the others
+// are left as they are.
+func TestOutputsHoldingKnownSecretsAreSecret(t *testing.T) {
+	h := newHarness(t)
+	h.config = map[string]resource.Value{"proj:token": resource.MakeSecret(resource.String("config-secret"))}
+	outputs := resource.Map{
+		"stdout": resource.String("printed config-secret here"),
+		"nested": resource.Object(resource.Map{"list": resource.Array(resource.String("x"), resource.String("config-secret"))}),
+		"plain":  resource.String("nothing to hide"),
+	}
+	h.provider("pkgA", func(p *fakeProvider) {
+		p.CreateF = func(provider.CreateRequest) (provider.CreateResponse, error) {
+			return provider.CreateResponse{ID: "id-1", Outputs: outputs}, nil
+		}
+		p.UpdateF = func(provider.UpdateRequest) (provider.UpdateResponse, error) {
+			return provider.UpdateResponse{Outputs: outputs}, nil
+		}
+	})
+	for _, x := range []string{"1", "2"} { // a create, then an update
+		if _, err := h.up(program(res("a", map[string]any{"x": x})), func(o *Options) { o.Masker = secrets.NewMasker() }); err != nil {
+			t.Fatal(err)
+		}
+		got := h.snap.Resources[len(h.snap.Resources)-1].Outputs
+		for k, want := range map[string]bool{"stdout": true, "nested": true, "plain": false} {
+			if got[k].IsSecret() != want {
+				t.Errorf("x=%s: output %s secret = %v, want %v", x, k, got[k].IsSecret(), want)
+			}
+		}
+	}
+}

@@ -252,7 +252,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 			if resp.ID == "" {
 				return stepResult{}, d.endFailed(id, err)
 			}
-			n.InitErrors = initErr.Reasons
+			n.InitErrors, n.Taint = initErr.Reasons, initErr.Taint
 		}
 		n.ID, n.Outputs = resp.ID, resp.Outputs
 		if d.opts.DryRun {
@@ -260,7 +260,7 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 		} else if n.ID == "" {
 			return stepResult{}, d.endFailed(id, fmt.Errorf("the provider created the resource but returned no ID"))
 		}
-		n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+		n.Outputs = d.secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 		d.learnOutputs(n)
 	default:
 		n.Outputs = resource.Map{}
@@ -278,6 +278,9 @@ func (d *deployment) applyCreate(ctx context.Context, s *step) (stepResult, erro
 	}
 	if err := d.end(e); err != nil {
 		return stepResult{}, err
+	}
+	if initErr != nil && initErr.Taint {
+		return stepResult{}, fmt.Errorf("created with errors, recorded tainted so the next update replaces it: %w", initErr)
 	}
 	if initErr != nil {
 		return stepResult{}, fmt.Errorf("created with errors, recorded so the next update retries: %w", initErr)
@@ -334,7 +337,7 @@ func (d *deployment) applyUpdate(ctx context.Context, s *step) (stepResult, erro
 		} else {
 			n.InitErrors = nil
 		}
-		n.Outputs = secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+		n.Outputs = d.secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
 		d.learnOutputs(n)
 	default:
 		n.Outputs = s.old.Outputs
@@ -385,7 +388,7 @@ func (d *deployment) applyRead(ctx context.Context, s *step) (stepResult, error)
 	if resp.ID == "" {
 		return stepResult{}, d.endFailed(id, fmt.Errorf("no %s with ID %q exists", n.Type, n.ID))
 	}
-	n.ID, n.Outputs = resp.ID, secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
+	n.ID, n.Outputs = resp.ID, d.secretOutputs(n.Inputs, resp.Outputs, n.AdditionalSecretOutputs)
 	if s.old != nil {
 		n.Created = s.old.Created
 	} else {
@@ -450,44 +453,12 @@ func (d *deployment) applyImport(ctx context.Context, s *step) (stepResult, erro
 		}
 		return stepResult{}, d.endFailed(id, fmt.Errorf("importing %s: the program's inputs differ from the existing resource in %v; make them match what exists (or leave them out) and import again", n.ImportID, keys))
 	}
-	n.Outputs = secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
+	n.Outputs = d.secretOutputs(n.Inputs, n.Outputs, n.AdditionalSecretOutputs)
 	e := snapshot.JournalEntry{Kind: snapshot.EntrySuccess, OperationID: id, State: n, RemoveOld: d.baseIdx(s.old)}
 	if err := d.end(e); err != nil {
 		return stepResult{}, err
 	}
 	return stepResult{state: n, opID: id}, nil
-}
-
-// secretOutputs re-marks as secret the outputs whose input of the same name
-// was secret, and those listed as additional secret outputs, in case the
-// provider dropped the marks.
-func secretOutputs(inputs, outputs resource.Map, additional []string) resource.Map {
-	if outputs == nil {
-		return nil
-	}
-	var out resource.Map
-	mark := func(k string) {
-		v, ok := outputs[k]
-		if !ok || v.IsSecret() || v.IsNull() {
-			return
-		}
-		if out == nil {
-			out = outputs.Copy()
-		}
-		out[k] = resource.MakeSecret(v)
-	}
-	for k, v := range inputs {
-		if v.ContainsSecrets() {
-			mark(k)
-		}
-	}
-	for _, k := range additional {
-		mark(k)
-	}
-	if out == nil {
-		return outputs
-	}
-	return out
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -328,11 +328,14 @@ type MoveResponse struct {
 // InitError is returned by Create, Update or Read when the resource was
 // created (or exists) but could not be fully initialised: the engine records
 // the ID and outputs together with the reasons, and retries on the next update.
+// With Taint, a Create's object is recorded tainted instead, and the next
+// update replaces it, as Terraform does with an object whose create failed.
 type InitError struct {
 	ID      resource.ID
 	Outputs resource.Map
 	Inputs  resource.Map
 	Reasons []string
+	Taint   bool
 }
 
 func (e *InitError) Error() string {

@@ -1,6 +1,10 @@
 package schema
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+)
 
 // Terraform is what the schema of a package served by a Terraform provider
 // records, under the "terraform" key of the language of the package, of a
@@ -47,3 +51,23 @@ func TerraformOf(language map[string]any) *Terraform {
 
 // Language returns the language map holding t.
 func (t *Terraform) Language() map[string]any { return map[string]any{"terraform": t} }
+
+// SnakeCase returns the snake_case spelling of a camelCase or PascalCase
+// name, the way Terraform names what a Pulumi schema names in camelCase:
+// overrideSpecial is override_special, b64Std is b64_std, HTTPServer is
+// http_server, SelfSignedCert is self_signed_cert.
+func SnakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

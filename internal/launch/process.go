@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/cairn-iac/cairn/internal/childenv"
 )
 
 // MaxMessageSize bounds gRPC messages both ways; schemas of large providers
@@ -236,12 +237,12 @@ func logCalls(log *slog.Logger) grpc.UnaryClientInterceptor {
 	}
 }
 
-// pluginEnviron is the environment a plugin inherits: this process's but
-// for the variables that make a cairn process write profiles, so that a
-// plugin served by cairn (`cairn plugin serve`) does not overwrite the
-// engine's.
+// pluginEnviron is the environment a plugin inherits: that of every child
+// (see package childenv) but for the variables that make a cairn process
+// write profiles, so that a plugin served by cairn (`cairn plugin serve`)
+// does not overwrite the engine's.
 func pluginEnviron() []string {
-	env := os.Environ()
+	env := childenv.Environ()
 	return slices.DeleteFunc(env, func(kv string) bool {
 		return strings.HasPrefix(kv, "CAIRN_CPUPROFILE=") || strings.HasPrefix(kv, "CAIRN_MEMPROFILE=")
 	})

@@ -58,10 +58,12 @@ var ErrNotInstalled = errors.New("PostgreSQL is not installed (no pg_config --bi
 
 // BinDir finds the folder of PostgreSQL's server programs.
 func BinDir() (string, error) {
-	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
-		dir := strings.TrimSpace(string(out))
-		if _, err := os.Stat(filepath.Join(dir, "initdb")); err == nil {
-			return dir, nil
+	if pgConfig, err := lookPath("pg_config"); err == nil {
+		if out, err := exec.Command(pgConfig, "--bindir").Output(); err == nil {
+			dir := strings.TrimSpace(string(out))
+			if _, err := os.Stat(filepath.Join(dir, "initdb")); err == nil {
+				return dir, nil
+			}
 		}
 	}
 	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
@@ -69,6 +71,25 @@ func BinDir() (string, error) {
 		return "", ErrNotInstalled
 	}
 	return filepath.Dir(matches[len(matches)-1]), nil
+}
+
+// systemDirs are the folders of the system's programs, where root's
+// PATH finds them; a test may run with a PATH that leaves some out
+// (/usr/sbin, where runuser is).
+var systemDirs = []string{"/usr/sbin", "/sbin", "/usr/bin", "/bin"}
+
+// lookPath finds a program on PATH, else in the system's folders.
+func lookPath(name string) (string, error) {
+	if path, err := exec.LookPath(name); err == nil {
+		return path, nil
+	}
+	for _, dir := range systemDirs {
+		path := filepath.Join(dir, name)
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return path, nil
+		}
+	}
+	return "", fmt.Errorf("%s is neither on PATH nor in %s", name, strings.Join(systemDirs, ", "))
 }
 
 // Options tune a server.
@@ -99,7 +120,12 @@ func Start(opts Options) (*Server, error) {
 		if err := os.Chown(dir, uid, gid); err != nil {
 			return nil, err
 		}
-		s.asUser = []string{"runuser", "-u", "nobody", "--"}
+		runuser, err := lookPath("runuser")
+		if err != nil {
+			s.remove()
+			return nil, fmt.Errorf("running PostgreSQL as root needs runuser: %w", err)
+		}
+		s.asUser = []string{runuser, "-u", "nobody", "--"}
 	}
 	data := filepath.Join(dir, "data")
 	if err := s.run("initdb", "-D", data, "-U", "cairn", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"); err != nil {

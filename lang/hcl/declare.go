@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -26,7 +27,7 @@ func Declaration(name, typ string, inputs map[string]any, protect bool) (string,
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", k, err)
 		}
-		body.SetAttributeValue(snake(k), v)
+		body.SetAttributeValue(schema.SnakeCase(k), v)
 	}
 	if protect {
 		body.AppendNewBlock("pulumi", nil).Body().SetAttributeValue("protect", cty.True)

@@ -29,7 +29,7 @@ func (e *bodyExpr) ArgumentRange(property string) (hcl.Range, bool) {
 	if !ok {
 		return hcl.Range{}, false
 	}
-	name := snake(property)
+	name := schema.SnakeCase(property)
 	for n, f := range e.shape.fields {
 		if f.name == property {
 			name = n

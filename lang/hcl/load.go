@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 )
@@ -52,7 +53,7 @@ type Options struct {
 
 // dialect is how HCL names the parts of a resource, for hints.
 var dialect = eval.Dialect{OptionNames: optionNames(), OptionsBlock: "pulumi", PropertiesBlock: "the resource block",
-	PropertyName: snake, Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset"}
+	PropertyName: schema.SnakeCase, Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset"}
 
 // Load reads the HCL program of the project in dir: every *.hcl file of
 // the program's folder (Options.ProgramDir, or dir), and the files of the

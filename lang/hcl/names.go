@@ -3,31 +3,12 @@ package hcl
 import (
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/agext/levenshtein"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/schema"
 )
-
-// snake returns the snake_case spelling of a camelCase name:
-// overrideSpecial is override_special, b64Std is b64_std, HTTPServer is
-// http_server.
-func snake(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) && i > 0 {
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
-				b.WriteByte('_')
-			}
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
 
 // camel returns the camelCase spelling of a snake_case name, for names that
 // no schema describes: override_special is overrideSpecial.
@@ -52,10 +33,10 @@ func typeName(token string) string {
 	if i := strings.IndexByte(mod, '/'); i >= 0 {
 		mod = mod[:i]
 	}
-	name := snake(resource.TypeName(token))
+	name := schema.SnakeCase(resource.TypeName(token))
 	name = strings.TrimPrefix(name, pkg+"_")
 	if mod != "" && mod != "index" {
-		return pkg + "_" + snake(mod) + "_" + name
+		return pkg + "_" + schema.SnakeCase(mod) + "_" + name
 	}
 	return pkg + "_" + name
 }

@@ -3,6 +3,8 @@ package hcl
 import (
 	"fmt"
 	"testing"
+
+	"github.com/cairn-iac/cairn/engine/schema"
 )
 
 func TestTypeName(t *testing.T) {
@@ -30,12 +32,13 @@ func TestSnakeAndCamel(t *testing.T) {
 		{"b64Std", "b64_std"},
 		{"minLower", "min_lower"},
 		{"HTTPServer", "http_server"},
+		{"SelfSignedCert", "self_signed_cert"},
 		{"keepers", "keepers"},
 		{"", ""},
 	}
 	for _, tc := range tests {
-		if got := snake(tc.camel); got != tc.snake {
-			t.Errorf("snake(%q) = %q, want %q", tc.camel, got, tc.snake)
+		if got := schema.SnakeCase(tc.camel); got != tc.snake {
+			t.Errorf("schema.SnakeCase(%q) = %q, want %q", tc.camel, got, tc.snake)
 		}
 	}
 	for _, tc := range tests[:3] {

@@ -93,7 +93,7 @@ func (ts *types) fill(s *shape, props map[string]*schema.Property, required []st
 		case p.Type == "array" && p.Items != nil && ts.objectType(*p.Items) != nil:
 			f.block, f.list = ts.ref(p.Items.Ref), true
 		}
-		s.fields[snake(name)] = f
+		s.fields[schema.SnakeCase(name)] = f
 	}
 }
 

@@ -45,6 +45,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/deploy"
 	"github.com/cairn-iac/cairn/engine/policy"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/enginesvc"
 	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/internal/locate"
@@ -233,7 +234,7 @@ func (c *Client) runPlugin(ctx context.Context, hostPath, dir, runtime string, o
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	c.closers = append(c.closers, func() error { stop(); return nil })
 	stream, err := pulumirpc.NewLanguageRuntimeClient(hostConn).RunPlugin(sctx, &pulumirpc.RunPluginRequest{
-		Pwd: dir, Args: []string{c.engine.Addr()}, Env: os.Environ(), Kind: string(analyzerKind),
+		Pwd: dir, Args: []string{c.engine.Addr()}, Env: childenv.Environ(), Kind: string(analyzerKind),
 		Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir, EntryPoint: ".", Options: o},
 	})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/props"
 )
 
@@ -61,7 +61,7 @@ func newInvocation(op, command string, in, previous resource.Map) (*invocation, 
 		return nil, fmt.Errorf("finding the directory to run the %s command in: %w", op, err)
 	}
 	inv.dir = abs
-	inv.env = os.Environ()
+	inv.env = childenv.Environ()
 	vars, _ := props.StringMap(in, "environment")
 	names := make([]string, 0, len(vars))
 	for k := range vars {

@@ -31,16 +31,12 @@ var pkg = props.MustLoad(schemaJSON, Version)
 // Provider is the provider of the "command" package.
 type Provider struct {
 	props.Base
-	// stopped ends when the engine signals cancellation, killing the
-	// commands that still run.
-	stopped context.Context
-	stop    context.CancelFunc
+	Runs
 }
 
 // New returns a provider of the "command" package.
 func New() *Provider {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Provider{Base: props.Base{Schema: pkg}, stopped: ctx, stop: cancel}
+	return &Provider{Base: props.Base{Schema: pkg}}
 }
 
 // Factory returns the factory of the provider, for a provider.Host.
@@ -48,25 +44,6 @@ func Factory() provider.Factory {
 	return provider.Factory{Pkg: pkg.Name, Version: Version, New: func(context.Context) (provider.Provider, error) {
 		return New(), nil
 	}}
-}
-
-// SignalCancellation kills the commands that are running.
-func (p *Provider) SignalCancellation(context.Context) error {
-	p.stop()
-	return nil
-}
-
-// Close kills the commands that are still running.
-func (p *Provider) Close() error {
-	p.stop()
-	return nil
-}
-
-// runCtx returns ctx, ended also when the provider is told to stop.
-func (p *Provider) runCtx(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(p.stopped, cancel)
-	return ctx, func() { stop(); cancel() }
 }
 
 // Check validates a command's inputs; it applies no defaults.
@@ -195,7 +172,7 @@ func (p *Provider) apply(ctx context.Context, s step) (resource.Map, error) {
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := p.runCtx(ctx)
+		ctx, cancel := p.Context(ctx)
 		defer cancel()
 		ran, err := inv.run(ctx, s.timeout)
 		if err != nil {

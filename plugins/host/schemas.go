@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // Schema implements provider.SchemaHost: the schema of pkg at version as
@@ -37,7 +38,9 @@ func (r *Resolver) Schema(ctx context.Context, pkg, version, url string) ([]byte
 		return data, err
 	}
 	// A schema that cannot be cached is asked for again next time.
-	_ = writeAtomic(path, data)
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		_ = atomicfile.Write(path, data, 0o600)
+	}
 	return data, nil
 }
 
@@ -83,25 +86,4 @@ func (r *Resolver) schemaPath(pkg, version string) string {
 	}
 	sum := sha256.Sum256([]byte(id))
 	return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-%x.json", pkg, sum[:8]))
-}
-
-// writeAtomic writes data to path through a temporary file renamed into
-// place, so that a reader never sees part of it.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".schema-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	return err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/tfstate"
 	"github.com/cairn-iac/cairn/internal/props"
+	"github.com/cairn-iac/cairn/plugins/command"
 )
 
 // Version is the version of the provider.
@@ -28,6 +29,9 @@ var pkg = props.MustLoad(schemaJSON, Version)
 // Provider is the provider of the "terraform" package.
 type Provider struct {
 	props.Base
+	// Runs kills the local-exec commands still running when the engine
+	// signals cancellation (a second Ctrl-C).
+	command.Runs
 	dir  string
 	diag func(deploy.DiagEvent)
 }

@@ -85,8 +85,11 @@ func (p *Provider) deleteProvisioners(ctx context.Context, req provider.DeleteRe
 }
 
 // provision runs the provisioners of in under key in order. A failed one
-// fails the step unless its on_failure is continue, which warns.
+// fails the step unless its on_failure is continue, which warns; one
+// killed because the engine told the provider to stop fails it anyway.
 func (p *Provider) provision(ctx context.Context, urn resource.URN, in resource.Map, key string) error {
+	ctx, cancel := p.Context(ctx)
+	defer cancel()
 	list, secret := in[key], false
 	for list.IsSecret() {
 		list, secret = list.SecretElement(), true
@@ -109,7 +112,7 @@ func (p *Provider) provision(ctx context.Context, urn resource.URN, in resource.
 		if err == nil {
 			continue
 		}
-		if failure, _ := props.String(pv, "onFailure"); failure == "continue" {
+		if failure, _ := props.String(pv, "onFailure"); failure == "continue" && ctx.Err() == nil {
 			p.log(urn, deploy.SeverityWarning, prefix+"the command failed and on_failure is continue, so the step goes on: "+err.Error())
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
@@ -382,19 +383,7 @@ func recordPath(dir string) string { return dir + ".h1" }
 
 // writeRecord records h1 as the hash of the package in dir, atomically.
 func writeRecord(dir, h1 string) error {
-	f, err := os.CreateTemp(filepath.Dir(dir), ".h1-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(h1 + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), recordPath(dir))
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(recordPath(dir), []byte(h1+"\n"), 0o644); err != nil {
 		return fmt.Errorf("recording the hash of %s: %v", dir, err)
 	}
 	return nil

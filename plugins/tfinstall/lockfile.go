@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 	"github.com/cairn-iac/cairn/plugins/tfaddr"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -237,7 +238,7 @@ func WriteLocks(projectDir string, locks map[string]Lock) error {
 	if bytes.Equal(old, content) {
 		return nil
 	}
-	return writeFileAtomic(path, content)
+	return atomicfile.Write(path, content, atomicfile.Perm(path, 0o644))
 }
 
 // updateLock records lock in projectDir's lock file, keeping the other
@@ -251,35 +252,6 @@ func updateLock(projectDir string, lock Lock) error {
 	}
 	locks[lock.Source] = lock
 	return WriteLocks(projectDir, locks)
-}
-
-// writeFileAtomic writes a temporary file beside path and renames it over
-// path, keeping the mode of the file it replaces.
-func writeFileAtomic(path string, content []byte) error {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // diagError turns HCL error diagnostics into one error, a line each:

@@ -51,20 +51,30 @@ func parseModuleSource(raw string) (moduleSource, error) {
 		return moduleSource{registry: &r, subdir: r.Subdir}, nil
 	}
 	pkg, subdir := splitSubdir(raw)
-	if subdir != "" {
-		clean := path.Clean(subdir)
-		if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
-			return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
-		}
-		subdir = clean
+	if !inPackage(subdir) {
+		return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
 	}
 	remote, err := detectPackage(pkg)
 	if err != nil {
 		return moduleSource{}, err
 	}
 	// Detection may find a subdirectory too (github.com/org/repo/dir).
-	remote, more := splitSubdir(remote)
-	return moduleSource{pkg: remote, subdir: path.Join(more, subdir)}, nil
+	src := moduleSource{}
+	var more string
+	src.pkg, more = splitSubdir(remote)
+	if subdir = path.Join(more, subdir); subdir != "" {
+		if !inPackage(subdir) {
+			return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
+		}
+		src.subdir = path.Clean(subdir)
+	}
+	return src, nil
+}
+
+// inPackage reports whether a package's subdirectory stays within it.
+func inPackage(subdir string) bool {
+	clean := path.Clean(subdir)
+	return subdir == "" || clean != ".." && !strings.HasPrefix(clean, "../") && !path.IsAbs(clean)
 }
 
 // splitSubdir splits the //subdir off an address: the first // after the
@@ -102,7 +112,7 @@ func detectPackage(s string) (string, error) {
 		case "git":
 			return s, nil
 		case "http", "https":
-			if u, err := url.Parse(rest); err != nil || u.Scheme != "http" && u.Scheme != "https" {
+			if u, err := url.Parse(rest); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 				return "", fmt.Errorf("%q: the %s getter fetches http(s) URLs", s, getter)
 			}
 			return rest, nil

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
@@ -302,5 +303,5 @@ func (m *Modules) Save(complete bool) error {
 	if err := os.MkdirAll(filepath.Dir(m.manifestPath()), 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(m.manifestPath(), data)
+	return atomicfile.Write(m.manifestPath(), data, atomicfile.Perm(m.manifestPath(), 0o644))
 }

@@ -63,6 +63,19 @@ func incompatible(planned, actual cty.Value, path cty.Path) []string {
 	return nil
 }
 
+// stillUnknown lists the paths of a new state left unknown after an
+// apply, which Terraform refuses whatever was planned.
+func stillUnknown(v cty.Value) []string {
+	var out []string
+	_ = cty.Walk(v, func(p cty.Path, v cty.Value) (bool, error) {
+		if !v.IsKnown() {
+			out = append(out, describePath(p)+": it is still unknown")
+		}
+		return v.IsKnown(), nil
+	})
+	return out
+}
+
 // describePath writes a path as a.b[0]["k"].
 func describePath(p cty.Path) string {
 	var b strings.Builder
@@ -93,6 +106,9 @@ func describePath(p cty.Path) string {
 // it was, when a provider keeps an equivalent prior value). Elements of
 // sets are not compared.
 func invalidPlan(b *block, prior, config, planned cty.Value, path cty.Path) []string {
+	if planned.IsKnown() && planned.IsNull() && config.IsKnown() && !config.IsNull() {
+		return []string{describePath(path) + ": planned absent though configured"}
+	}
 	if config.IsNull() || !config.IsKnown() || planned.IsNull() || !planned.IsKnown() {
 		return nil
 	}

@@ -62,4 +62,25 @@ func TestInvalidPlan(t *testing.T) {
 	if bad := invalidPlan(testBlock, obj("A", ""), config, obj("A", "", rule(80, null)), nil); len(bad) > 0 {
 		t.Errorf("a plan keeping the equivalent prior value: %v", bad)
 	}
+	if got := invalidPlan(testBlock, cty.NullVal(config.Type()), config, cty.NullVal(config.Type()), nil); len(got) != 1 || got[0] != "the object: planned absent though configured" {
+		t.Errorf("a plan of nothing for a configured object = %v", got)
+	}
+}
+
+// TestStillUnknown names each unknown left in a new state, nested ones
+// too, and nothing in a wholly known one.
+func TestStillUnknown(t *testing.T) {
+	known := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i-1"), "n": cty.NullVal(cty.Number)})
+	if bad := stillUnknown(known); len(bad) > 0 {
+		t.Errorf("a known state: %v", bad)
+	}
+	v := cty.ObjectVal(map[string]cty.Value{
+		"id":   cty.UnknownVal(cty.String),
+		"rule": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.UnknownVal(cty.Number)})}),
+		"tags": cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v")}),
+	})
+	got := strings.Join(stillUnknown(v), "; ")
+	if got != "id: it is still unknown; rule[0].port: it is still unknown" {
+		t.Errorf("stillUnknown = %s", got)
+	}
 }

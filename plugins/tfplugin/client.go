@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/cairn-iac/cairn/internal/childenv"
 	"github.com/cairn-iac/cairn/internal/launch"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin5"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
@@ -50,7 +51,7 @@ func start(ctx context.Context, exe string, o Options) (*process, error) {
 	starting := context.AfterFunc(ctx, end) // until the handshake is done
 	cmd := exec.CommandContext(life, exe)
 	cmd.Dir = o.Dir
-	cmd.Env = append(append(os.Environ(), logLevels(o.log())...), o.Env...)
+	cmd.Env = append(append(childenv.Environ(), logLevels(o.log())...), o.Env...)
 	cmd.SysProcAttr = launch.SysProcAttr()
 	log := o.log().With("plugin", filepath.Base(exe))
 	output := slog.NewLogLogger(log.Handler(), slog.LevelDebug).Writer()

@@ -49,8 +49,10 @@
 // diffed: Terraform plans no change of one.
 //
 // A plan must keep what the configuration sets, and an apply's result
-// must agree with its plan where the plan was known, as Terraform checks
-// them (the legacy SDK's disagreements are warnings).
+// must agree with its plan where the plan was known and be wholly known,
+// as Terraform checks them (the legacy SDK's disagreements are warnings).
+// A failed apply keeps the object returned with its error (an InitError):
+// a create's is tainted, to be replaced by the next update.
 //
 // Values are cty values of the schema's implied type, encoded with msgpack;
 // unknowns are Cairn's unknowns. A resource's outputs are its Terraform

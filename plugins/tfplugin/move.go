@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/schema"
 	"github.com/cairn-iac/cairn/engine/tfstate"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
@@ -91,5 +92,5 @@ func (p *Provider) moveSource(req provider.MoveRequest) (string, string, error) 
 		}
 	}
 	i := strings.LastIndexByte(req.SourceType, ':')
-	return param.Source, pkg.Name + "_" + snake(req.SourceType[i+1:]), nil
+	return param.Source, pkg.Name + "_" + schema.SnakeCase(req.SourceType[i+1:]), nil
 }

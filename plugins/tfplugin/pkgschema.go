@@ -59,22 +59,6 @@ func pascal(s string) string {
 	return strings.Join(parts, "")
 }
 
-// snake is the snake_case of a PascalCase name, undoing pascal:
-// SelfSignedCert is self_signed_cert.
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 func lowerFirst(s string) string {
 	if s == "" {
 		return s

@@ -169,8 +169,9 @@ func (p *Provider) plan(ctx context.Context, proc *process, t *typed, prior stat
 }
 
 // apply applies a planned change with ApplyResourceChange and returns the
-// new state (null after a destroy). A create that fails but returns an
-// object returns it with the error.
+// new state (null after a destroy). A change that fails but returns an
+// object returns it with the error, its unknowns null, as Terraform keeps
+// it; so does one whose result is not what was planned (see incompatible).
 func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior state, plan planned, config cty.Value) (state, error) {
 	pv, err := encode(prior.value, t.ty)
 	if err != nil {
@@ -191,15 +192,21 @@ func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior sta
 	}
 	v, derr := decode(resp.GetNewState(), t.ty)
 	if derr != nil {
-		return state{}, fmt.Errorf("the new state of the resource: %w", derr)
+		return state{}, fmt.Errorf("the Terraform provider %s returned a new state for %s that does not fit its schema: %w; this is a bug in the provider", p.param.Source, t.name, derr)
 	}
-	out := state{value: v, private: resp.GetPrivate()}
+	out := state{value: cty.UnknownAsNull(v), private: resp.GetPrivate()}
 	if err := p.diagnose(resp.GetDiagnostics(), "applying the change"); err != nil {
 		return out, err
 	}
+	if v.IsNull() && !plan.value.IsNull() {
+		return out, fmt.Errorf("the Terraform provider %s returned no object for %s after applying a change that keeps one; this is a bug in the provider", p.param.Source, t.name)
+	}
+	if bad := stillUnknown(v); len(bad) > 0 {
+		return out, fmt.Errorf("the Terraform provider %s produced an invalid result after apply for %s: %s; this is a bug in the provider", p.param.Source, t.name, strings.Join(bad, "; "))
+	}
 	if bad := incompatible(plan.value, v, nil); len(bad) > 0 {
 		msg := fmt.Sprintf("the Terraform provider %s produced an inconsistent result after apply for %s: %s", p.param.Source, t.name, strings.Join(bad, "; "))
-		if !resp.GetLegacyTypeSystem() || !v.IsWhollyKnown() {
+		if !resp.GetLegacyTypeSystem() {
 			return out, errors.New(msg + "; this is a bug in the provider")
 		}
 		// The legacy SDK's results routinely differ from its plans:
@@ -366,10 +373,10 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	}
 	s, err := p.apply(ctx, proc, t, none, plan, cfg)
 	if err != nil {
-		if s.value.IsNull() || !s.value.IsWhollyKnown() {
+		if s.value.IsNull() {
 			return provider.CreateResponse{}, err
 		}
-		return provider.CreateResponse{}, &provider.InitError{ID: idOf(s.value), Outputs: p.outputs(t, s, secrets), Reasons: []string{err.Error()}}
+		return provider.CreateResponse{}, &provider.InitError{ID: idOf(s.value), Outputs: p.outputs(t, s, secrets), Reasons: []string{err.Error()}, Taint: true}
 	}
 	return provider.CreateResponse{ID: idOf(s.value), Outputs: p.outputs(t, s, secrets)}, nil
 }
@@ -400,7 +407,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	}
 	s, err := p.apply(ctx, proc, t, prior, plan, cfg)
 	if err != nil {
-		if s.value.IsNull() || !s.value.IsWhollyKnown() {
+		if s.value.IsNull() {
 			return provider.UpdateResponse{}, err
 		}
 		return provider.UpdateResponse{}, &provider.InitError{ID: idOf(s.value), Outputs: p.outputs(t, s, secrets, prior.secrets), Reasons: []string{err.Error()}}

@@ -3,7 +3,6 @@ package tfplugin
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
 
@@ -82,17 +82,7 @@ func (c *schemaCache) put(exe, hash string, protocol int, s *providerSchema) {
 	if err != nil || os.MkdirAll(c.dir, 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.dir, ".schema-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	atomicfile.Write(path, data, 0o600)
 }
 
 // path is where the schema of the package of hash read with protocol

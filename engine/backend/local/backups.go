@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/backend"
 	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // stateBackup is a state file kept in a stack's backups directory. Every
@@ -136,7 +137,7 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 		b.opts.Warnf("the journal of a %s of stack %s that did not finish (started %s) is dropped: check the resources it names",
 			j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 	}
-	if _, err := b.write(ref, fileBytes(data), backend.ImportRecord("restored the backup "+backup.String())); err != nil {
+	if _, err := b.write(ref, atomicfile.Bytes(data), backend.ImportRecord("restored the backup "+backup.String())); err != nil {
 		return 0, err
 	}
 	return backup.version, nil

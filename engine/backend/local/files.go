@@ -1,13 +1,13 @@
 package local
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // Permissions of what the backend creates: states name cloud resources and
@@ -18,84 +18,31 @@ const (
 )
 
 // writeFileAtomic writes data to path so that a reader, or a crash, sees the
-// old file or the new one and nothing in between: a temporary file beside
-// it, synced, renamed over it, and the directory synced.
+// old file or the new one and nothing in between.
 func writeFileAtomic(path string, data []byte) error {
-	_, err := replaceFile(path, fileBytes(data), false)
+	_, err := replaceFile(path, atomicfile.Bytes(data), false)
 	return err
 }
 
-// fileBytes is a file's content in memory. Like a state.EncodedCheckpoint,
-// and unlike a bytes.Reader, it can be written more than once.
-type fileBytes []byte
-
-func (b fileBytes) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(b)
-	return int64(n), err
-}
-
-// replaceFile is writeFileAtomic; with flock, the new file is returned open
-// and flocked, from before it appears at path.
+// replaceFile is writeFileAtomic for content that writes itself, creating
+// path's folder; with flock, the new file is returned open and flocked,
+// from before it appears at path.
 func replaceFile(path string, data io.WriterTo, flock bool) (*os.File, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return nil, err
 	}
-	tmp := path + ".tmp-" + randomSuffix()
-	err := writeSynced(tmp, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 	var f *os.File
-	if err == nil && flock {
-		f, err = openFlocked(tmp)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		if f != nil {
-			f.Close()
+	err := atomicfile.WriteFrom(path, data, fileMode, func(tmp string) (err error) {
+		if flock {
+			f, err = openFlocked(tmp)
 		}
-		return nil, err
-	}
-	return f, nil
-}
-
-// writeSynced writes data to a file opened with flag and syncs it.
-func writeSynced(path string, data io.WriterTo, flag int) error {
-	f, err := os.OpenFile(path, flag, fileMode)
-	if err != nil {
 		return err
+	})
+	if err != nil && f != nil {
+		f.Close()
+		f = nil
 	}
-	w := bufio.NewWriterSize(f, 1<<20) // data may come in many small pieces
-	if _, err = data.WriteTo(w); err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// syncDir makes the entries of a directory durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("syncing directory %s: %w", dir, err)
-	}
-	return nil
+	return f, err
 }
 
 // randomSuffix names temporary files uniquely.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // readJournal reads the journal at path, or returns nil if there is none.
@@ -33,7 +34,7 @@ func createJournal(path string, h backend.JournalHeader) (*backend.GroupWriter, 
 	if err != nil {
 		return nil, nil, err
 	}
-	held, err := replaceFile(path, fileBytes(append(line, '\n')), true)
+	held, err := replaceFile(path, atomicfile.Bytes(append(line, '\n')), true)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating the journal: %w", err)
 	}
@@ -63,7 +64,7 @@ func markCompacted(path, hash string) error {
 	if err != nil {
 		return err
 	}
-	err = writeSynced(path, fileBytes(append(line, '\n')), os.O_WRONLY|os.O_APPEND)
+	err = atomicfile.WriteSynced(path, atomicfile.Bytes(append(line, '\n')), os.O_WRONLY|os.O_APPEND, fileMode)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -80,5 +81,5 @@ func removeJournal(path string) error {
 	if err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return atomicfile.SyncDir(filepath.Dir(path))
 }

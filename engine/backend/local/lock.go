@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // lockFile is the name of Cairn's lock in a stack's lock directory. Other
@@ -171,7 +172,7 @@ func linkNew(path string, content []byte, flock bool) (*os.File, error) {
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(path)+"."+randomSuffix()+".tmp")
 	defer os.Remove(tmp)
-	if err := writeSynced(tmp, fileBytes(content), os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+	if err := atomicfile.WriteSynced(tmp, atomicfile.Bytes(content), os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode); err != nil {
 		return nil, err
 	}
 	var f *os.File
@@ -183,7 +184,7 @@ func linkNew(path string, content []byte, flock bool) (*os.File, error) {
 	}
 	err := os.Link(tmp, path)
 	if err == nil {
-		err = syncDir(dir)
+		err = atomicfile.SyncDir(dir)
 	}
 	if err != nil && f != nil {
 		f.Close()

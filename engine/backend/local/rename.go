@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // RenameStack implements backend.Backend: the history records and backups
@@ -48,7 +49,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 	if err != nil {
 		return fmt.Errorf("renaming stack %s: %w", ref, err)
 	}
-	if _, err := b.write(to, fileBytes(data), backend.RenameRecord(ref, to)); err != nil {
+	if _, err := b.write(to, atomicfile.Bytes(data), backend.RenameRecord(ref, to)); err != nil {
 		return err
 	}
 	for _, remove := range []func() error{

@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/snapshot"
 	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // stored is a stack's state as it is on disk: the state file and the
@@ -77,7 +78,7 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
 	s := &stored{b: b, ref: ref, path: path, backups: b.layout.backups(ref), data: data,
-		hash: sync.OnceValue(func() string { return hashOf(fileBytes(data)) })}
+		hash: sync.OnceValue(func() string { return hashOf(atomicfile.Bytes(data)) })}
 	j, err := readJournal(b.layout.journal(ref))
 	switch {
 	case err != nil:

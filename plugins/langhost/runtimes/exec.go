@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/cairn-iac/cairn/internal/childenv"
 )
 
 // stopGrace is how long a cancelled program has to stop before it is
@@ -36,7 +37,7 @@ type Options struct {
 // fails is explained by how it exited and the last lines of its standard
 // error.
 func (o Options) run(ctx context.Context, lang string, cmd *exec.Cmd, env []string) *pulumirpc.RunResponse {
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(childenv.Environ(), env...)
 	tail := &tail{}
 	cmd.Stdout = orDiscard(o.Stdout)
 	cmd.Stderr = io.MultiWriter(orDiscard(o.Stderr), tail)
@@ -63,7 +64,7 @@ func install(ctx context.Context, out io.Writer, dir, why string, name string, a
 	line := strings.Join(append([]string{name}, args...), " ")
 	fmt.Fprintf(out, "Installing the program's dependencies with %s in %s (%s)...\n", line, dir, why)
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, out
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, childenv.Environ(), out, out
 	ownGroup(cmd)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("installing the program's dependencies: %s failed in %s: %w", line, dir, err)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/cairn-iac/cairn/internal/childenv"
 )
 
 // Go runs programs written with Pulumi's Go SDK: built with go build in the
@@ -120,7 +122,7 @@ func (g Go) build(ctx context.Context, dir, target string) (string, error) {
 	cmd := exec.CommandContext(ctx, gobin, "build", "-buildvcs=false", "-o", target, ".")
 	out := &tail{}
 	w := io.MultiWriter(orDiscard(g.Stderr), out)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, w, w
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, childenv.Environ(), w, w
 	ownGroup(cmd)
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("building the go program in %s with go build: %w%s", dir, err, out.describe())

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/cairn-iac/cairn/internal/childenv"
 )
 
 // Python runs programs written with Pulumi's Python SDK, the pulumi
@@ -110,7 +112,7 @@ func (p Python) RequiredPackages(ctx context.Context, info *pulumirpc.ProgramInf
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, python, "-c", pythonLauncher, "plugins")
-	cmd.Dir = info.GetProgramDirectory()
+	cmd.Dir, cmd.Env = info.GetProgramDirectory(), childenv.Environ()
 	b, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("listing the Python packages with %s: %w", python, err)

@@ -5,6 +5,12 @@
 // ephemeral resource cairnfw_token logs when it is opened, renewed and
 // closed in ephemeral.log there, and so does the provider's configuration
 // when given a token.
+//
+// A cairnfw_file misbehaves on demand, for tests of the checks Terraform
+// makes of providers, by its content: "replan" is planned as "replanned"
+// (an invalid plan); "drift" is written but returned as "drifted" and
+// "unknown" returns its size unknown (inconsistent results after apply);
+// "partial" is written, then fails with the state of the written file.
 package main
 
 import (
@@ -229,16 +235,42 @@ func (r *fileResource) write(ctx context.Context, config tfsdk.Config, m *fileMo
 }
 
 func (r *fileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.Diagnostics.Append(r.apply(ctx, req.Plan, req.Config, &resp.State)...)
+}
+
+// apply writes the file planned and sets the state, misbehaving as its
+// content asks (see the package's comment).
+func (r *fileResource) apply(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, st *tfsdk.State) diag.Diagnostics {
 	var m fileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	diags := plan.Get(ctx, &m)
+	if diags.HasError() {
+		return diags
+	}
+	if err := r.write(ctx, config, &m); err != nil {
+		diags.AddError("Cannot write the file", err.Error())
+		return diags
+	}
+	switch m.Content.ValueString() {
+	case "drift":
+		m.Content = types.StringValue("drifted")
+	case "unknown":
+		m.Size = types.Int64Unknown()
+	case "partial":
+		diags.AddError("Cannot finish the file", "the file "+m.Name.ValueString()+" was written but cannot be finished")
+	}
+	return append(diags, st.Set(ctx, &m)...)
+}
+
+// ModifyPlan plans the content "replan" as "replanned".
+func (r *fileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var content types.String
+	if req.Plan.Raw.IsNull() {
 		return
 	}
-	if err := r.write(ctx, req.Config, &m); err != nil {
-		resp.Diagnostics.AddError("Cannot write the file", err.Error())
-		return
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content"), &content)...)
+	if content.ValueString() == "replan" {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content"), "replanned")...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (r *fileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -272,16 +304,7 @@ func (r *fileResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 }
 
 func (r *fileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m fileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.write(ctx, req.Config, &m); err != nil {
-		resp.Diagnostics.AddError("Cannot write the file", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(r.apply(ctx, req.Plan, req.Config, &resp.State)...)
 }
 
 func (r *fileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

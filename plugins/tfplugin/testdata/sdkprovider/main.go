@@ -2,7 +2,11 @@
 // terraform-plugin-sdk/v2 (protocol 5) for Cairn's tests. It keeps each
 // cairnsdk_item as a file in the folder its dir setting names, and its
 // write-only password_wo, when set, in a file of the same name ending in
-// .wo. An item whose value is "fail" logs an error and is refused.
+// .wo. An item whose value is "fail" logs an error and is refused. One
+// whose value is "drift" is written but returned as "drifted" (an
+// inconsistent result, which Terraform tolerates of this SDK); one whose
+// value is "partial" is written, then fails with the state of the item;
+// one whose value is "vanish" is written, but no object is returned.
 package main
 
 import (
@@ -77,7 +81,16 @@ func writeItem(ctx context.Context, d *schema.ResourceData, m any) diag.Diagnost
 			return diag.FromErr(err)
 		}
 	}
+	if value == "vanish" {
+		return nil
+	}
 	d.SetId(name)
+	switch value {
+	case "drift":
+		_ = d.Set("value", "drifted")
+	case "partial":
+		return diag.Errorf("the item %s was written but cannot be finished", name)
+	}
 	return nil
 }
 
