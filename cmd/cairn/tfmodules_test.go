@@ -49,6 +49,7 @@ func tfModulesCmd(ts *testscript.TestScript, neg bool, args []string) {
 		parts := strings.Split(strings.Trim(p, "/"), "/")
 		switch {
 		case p == "/.well-known/terraform.json":
+			w.Header().Set("Content-Type", "application/json") // as OpenTofu's discovery requires
 			json.NewEncoder(w).Encode(map[string]string{"modules.v1": "/v1/modules/"})
 		case strings.HasPrefix(p, "/archives/") && strings.HasSuffix(p, ".tar.gz"):
 			folder := filepath.Join(dir, filepath.FromSlash(path.Clean(strings.TrimSuffix(strings.TrimPrefix(p, "/archives/"), ".tar.gz"))))

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // fileSchema is the schema of a file's top level.
@@ -249,6 +250,10 @@ func (m *module) source(name string, a, version *hcl.Attribute) (string, string,
 		}
 		if local(call.Source) {
 			m.errorf(version.Range, "Invalid module version", "A local module has no version: remove version, or call the module from a registry.")
+			return "", "", false
+		}
+		if _, err := tfaddr.ParseModuleConstraints(call.Version); err != nil {
+			m.errorf(version.Expr.Range(), "Invalid module version", "%v; write constraints such as \"~> 1.2\" or \">= 1.0, < 2.0\".", err)
 			return "", "", false
 		}
 	}

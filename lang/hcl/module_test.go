@@ -83,6 +83,8 @@ func TestModuleCallErrors(t *testing.T) {
 		{"local with a version", "source = \"./m\"\n  version = \"1.0.0\"", install,
 			"main.tf:3,3-20: Invalid module version; A local module has no version: remove version, or call the module from a registry."},
 		{"source not constant", "source = var.x", install, "main.tf:2,12-15: Variables not allowed"},
+		{"bad version constraints", "source = \"corp/x/aws\"\n  version = \"~> 1.x\"", install,
+			`main.tf:3,13-21: Invalid module version; version constraints "~> 1.x": malformed constraint: ~> 1.x`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

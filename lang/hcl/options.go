@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -15,6 +14,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
 	"github.com/cairn-iac/cairn/eval/values"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 var lifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -586,13 +586,16 @@ func stringAttr(attrs map[string]cty.Value, k string) (string, bool) {
 // (see requireTerraform). terraform.io/builtin/terraform is the built-in
 // provider of the package terraform.
 func (m *module) terraformProvider(a *hcl.Attribute, source, constraints string) {
-	addr := ProviderAddress(source)
+	addr, err := tfaddr.ParseSource(source)
+	if err == nil {
+		_, err = tfaddr.ParseConstraints(constraints)
+	}
 	switch {
-	case addr == "":
-		m.errorf(a.Expr.Range(), "Invalid provider source", "%q is not a Terraform provider source address: write it as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\".", source)
-	case addr == BuiltinTerraform:
+	case err != nil:
+		m.errorf(a.Expr.Range(), "Invalid provider requirement", "%v; write the source as NAMESPACE/TYPE or HOST/NAMESPACE/TYPE, such as \"hashicorp/null\", and the version as constraints such as \"~> 3.2\".", err)
+	case addr.String() == BuiltinTerraform:
 		m.localNames[a.Name] = "terraform"
-	case strings.HasPrefix(addr, "terraform.io/builtin/"):
+	case addr.IsBuiltIn():
 		m.errorf(a.Expr.Range(), "Unknown built-in provider", "%s is not a built-in provider: the one built-in provider is %s.", source, BuiltinTerraform)
 	case m.l.opts.TerraformProviders == "":
 		m.errorf(a.Expr.Range(), "Terraform providers not supported", "This program is loaded without support for Terraform providers, so %s cannot be used.", source)

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // Terraform's provider requirements. In a module of Terraform files, a
@@ -28,25 +29,16 @@ import (
 // serves terraform_data and terraform_remote_state.
 const BuiltinTerraform = "terraform.io/builtin/terraform"
 
-// defaultRegistry is the host of a source address that names none, as in
-// OpenTofu.
-const defaultRegistry = "registry.opentofu.org"
-
 // ProviderAddress returns the fully qualified address of a provider
-// source (HOST/NAMESPACE/TYPE, lower case, on registry.opentofu.org when
-// it names no host), or "" when source is not a provider address.
+// source (HOST/NAMESPACE/TYPE, as OpenTofu reads it: lower case, on
+// registry.opentofu.org when it names no host, hashicorp/TYPE for a lone
+// type), or "" when source is not a provider address.
 func ProviderAddress(source string) string {
-	parts := strings.Split(strings.ToLower(source), "/")
-	if slices.Contains(parts, "") {
+	p, err := tfaddr.ParseSource(source)
+	if err != nil {
 		return ""
 	}
-	switch len(parts) {
-	case 2:
-		return defaultRegistry + "/" + parts[0] + "/" + parts[1]
-	case 3:
-		return strings.Join(parts, "/")
-	}
-	return ""
+	return p.String()
 }
 
 // ImpliedProvider returns the source Terraform implies for a local name

@@ -175,7 +175,8 @@ func TestProviderAddress(t *testing.T) {
 		"HashiCorp/Null":                       "registry.opentofu.org/hashicorp/null",
 		"registry.terraform.io/hashicorp/null": "registry.terraform.io/hashicorp/null",
 		"terraform.io/builtin/terraform":       langhcl.BuiltinTerraform,
-		"null":                                 "",
+		"null":                                 "registry.opentofu.org/hashicorp/null", // as OpenTofu reads a lone type
+		"acme/tf_x":                            "",
 		"a/b/c/d":                              "",
 		"a//b":                                 "",
 	}

@@ -133,6 +133,23 @@ func TestTerraformBlockErrors(t *testing.T) {
 	}
 }
 
+// TestTerraformRequirementErrors reads required_providers sources and
+// version constraints as OpenTofu does, with errors at the requirement.
+func TestTerraformRequirementErrors(t *testing.T) {
+	for _, tc := range []struct{ req, want string }{
+		{`{ source = "acme/tf_x" }`, `main.hcl:3,11-35: Invalid provider requirement; provider source "acme/tf_x": Invalid provider type`},
+		{`{ source = "acme/terraform-provider-tfx" }`, `Did you mean "acme/tfx"?`},
+		{`{ source = "xn--caf-dma.fr/acme/tfx" }`, `specified in punycode format`},
+		{`{ source = "acme/tfx", version = "~> v1.0" }`, `main.hcl:3,11-55: Invalid provider requirement; version constraints "~> v1.0": invalid specification "~> v1.0": a "v" prefix should not be used`},
+		{`{ source = "acme/tfx", version = ">= 1.0 < 2.0" }`, `missing comma after ">= 1.0"`},
+	} {
+		_, errs, _ := loadTF(t, "terraform {\n  required_providers {\n    tfx = "+tc.req+"\n  }\n}\n")
+		if !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: errors %q do not say %q", tc.req, errs, tc.want)
+		}
+	}
+}
+
 // TestLockFileIsNotProgram loads a project beside its .terraform.lock.hcl,
 // whose provider blocks are not the program's: hidden files are left out.
 func TestLockFileIsNotProgram(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -25,8 +26,8 @@ type cliConfig struct {
 	// installation is the provider_installation block; nil when there is
 	// none, and the implied methods apply.
 	installation *installation
-	credentials  map[string]string            // by hostKey: the token
-	hosts        map[string]map[string]string // by hostKey: service id to URL
+	credentials  map[tfaddr.Host]string         // the token
+	hosts        map[tfaddr.Host]map[string]any // service id to URL
 }
 
 type installation struct {
@@ -53,7 +54,7 @@ type method struct {
 // A file the environment names that does not exist is only warned of, as
 // OpenTofu does. TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
 func loadCLIConfig(file string, log func(string, ...any)) (*cliConfig, error) {
-	cfg := &cliConfig{credentials: map[string]string{}, hosts: map[string]map[string]string{}}
+	cfg := &cliConfig{credentials: map[tfaddr.Host]string{}, hosts: map[tfaddr.Host]map[string]any{}}
 	var files []string
 	switch env := firstEnv("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"); {
 	case file != "":
@@ -210,9 +211,9 @@ func (cfg *cliConfig) read(path string) error {
 }
 
 func (cfg *cliConfig) readCredentials(b *hcl.Block) error {
-	host, err := normalizeHost(b.Labels[0])
+	host, err := tfaddr.ParseHost(b.Labels[0])
 	if err != nil {
-		return fmt.Errorf("%s: credentials block for %q: invalid hostname: %v", position(b.LabelRanges[0]), b.Labels[0], err)
+		return fmt.Errorf("%s: credentials block: %v", position(b.LabelRanges[0]), err)
 	}
 	content, _, diags := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "token"}}})
 	if diags.HasErrors() {
@@ -226,14 +227,14 @@ func (cfg *cliConfig) readCredentials(b *hcl.Block) error {
 	if diags := gohcl.DecodeExpression(a.Expr, nil, &token); diags.HasErrors() {
 		return diagError(diags)
 	}
-	cfg.credentials[hostKey(host)] = token
+	cfg.credentials[host] = token
 	return nil
 }
 
 func (cfg *cliConfig) readHost(b *hcl.Block) error {
-	host, err := normalizeHost(b.Labels[0])
+	host, err := tfaddr.ParseHost(b.Labels[0])
 	if err != nil {
-		return fmt.Errorf("%s: host block for %q: invalid hostname: %v", position(b.LabelRanges[0]), b.Labels[0], err)
+		return fmt.Errorf("%s: host block: %v", position(b.LabelRanges[0]), err)
 	}
 	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "services", Required: true}}})
 	if diags.HasErrors() {
@@ -248,14 +249,14 @@ func (cfg *cliConfig) readHost(b *hcl.Block) error {
 		return fmt.Errorf("%s: services must be an object of service ids and URLs", position(expr.Range()))
 	}
 	// Services other than URLs (login.v1 is an object) are no concern here.
-	services := map[string]string{}
+	services := map[string]any{}
 	for it := val.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		if v.Type() == cty.String && !v.IsNull() {
 			services[k.AsString()] = v.AsString()
 		}
 	}
-	cfg.hosts[hostKey(host)] = services
+	cfg.hosts[host] = services
 	return nil
 }
 
@@ -292,7 +293,7 @@ func readInstallation(b *hcl.Block) (*installation, error) {
 			if diags := append(gohcl.DecodeExpression(kv.Key, nil, &src), gohcl.DecodeExpression(kv.Value, nil, &dir)...); diags.HasErrors() {
 				return nil, diagError(diags)
 			}
-			p, err := ParseProvider(src)
+			p, err := tfaddr.ParseProvider(src)
 			if err != nil {
 				return nil, fmt.Errorf("%s: dev_overrides: %v", position(kv.Key.Range()), err)
 			}
@@ -390,17 +391,17 @@ func parsePatterns(ss []string) ([]pattern, error) {
 	for _, s := range ss {
 		parts := strings.Split(strings.ToLower(s), "/")
 		if len(parts) == 2 {
-			parts = append([]string{DefaultHost}, parts...)
+			parts = append([]string{tfaddr.DefaultHost.String()}, parts...)
 		}
 		if len(parts) != 3 || slices.Contains(parts, "") {
 			return nil, fmt.Errorf("%q is not a pattern of the form [hostname/]namespace/type, where each part may be *", s)
 		}
 		if parts[0] != "*" {
-			host, err := normalizeHost(parts[0])
+			host, err := tfaddr.ParseHost(parts[0])
 			if err != nil {
-				return nil, fmt.Errorf("%q: invalid hostname: %v", s, err)
+				return nil, fmt.Errorf("%q: %v", s, err)
 			}
-			parts[0] = host
+			parts[0] = host.String()
 		}
 		ps = append(ps, pattern{parts[0], parts[1], parts[2]})
 	}
@@ -408,7 +409,7 @@ func parsePatterns(ss []string) ([]pattern, error) {
 }
 
 func (pt pattern) matches(p Provider) bool {
-	for i, part := range []string{p.Hostname, p.Namespace, p.Type} {
+	for i, part := range []string{p.Hostname.String(), p.Namespace, p.Type} {
 		if pt[i] != "*" && pt[i] != part {
 			return false
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // FuzzCLIConfig reads CLI configuration files (.terraformrc, *.tfrc and
@@ -33,17 +35,17 @@ func FuzzCLIConfig(f *testing.F) {
 			path += ".json"
 		}
 		writeFile(t, path, src)
-		cfg := &cliConfig{credentials: map[string]string{}, hosts: map[string]map[string]string{}}
+		cfg := &cliConfig{credentials: map[tfaddr.Host]string{}, hosts: map[tfaddr.Host]map[string]any{}}
 		if err := cfg.read(path); err != nil {
 			return
 		}
 		for h := range cfg.credentials {
-			if hostKey(h) != h {
+			if n, err := tfaddr.ParseLenientHost(h.String()); err != nil || n != h {
 				t.Fatalf("credentials for %q, not a normalized host", h)
 			}
 		}
 		for h := range cfg.hosts {
-			if hostKey(h) != h {
+			if n, err := tfaddr.ParseLenientHost(h.String()); err != nil || n != h {
 				t.Fatalf("host block for %q, not a normalized host", h)
 			}
 		}
@@ -62,7 +64,7 @@ func FuzzCLIConfig(f *testing.F) {
 				}
 			}
 		}
-		again := &cliConfig{credentials: map[string]string{}, hosts: map[string]map[string]string{}}
+		again := &cliConfig{credentials: map[tfaddr.Host]string{}, hosts: map[tfaddr.Host]map[string]any{}}
 		if err := again.read(path); err != nil || !reflect.DeepEqual(cfg, again) {
 			t.Fatalf("read again: %+v, %v; first %+v", again, err, cfg)
 		}

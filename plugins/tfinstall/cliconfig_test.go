@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 func TestCLIConfig(t *testing.T) {
@@ -52,10 +54,10 @@ provider_installation {
 	if cfg.pluginCacheDir != filepath.Join(home, "cache") {
 		t.Errorf("plugin_cache_dir %q", cfg.pluginCacheDir)
 	}
-	if want := map[string]string{"app.terraform.io": "cloud-token"}; !reflect.DeepEqual(cfg.credentials, want) {
+	if want := map[tfaddr.Host]string{"app.terraform.io": "cloud-token"}; !reflect.DeepEqual(cfg.credentials, want) {
 		t.Errorf("credentials %v", cfg.credentials)
 	}
-	if want := map[string]map[string]string{"private.example.com": {"providers.v1": "https://api.example.com/providers/"}}; !reflect.DeepEqual(cfg.hosts, want) {
+	if want := map[tfaddr.Host]map[string]any{"private.example.com": {"providers.v1": "https://api.example.com/providers/"}}; !reflect.DeepEqual(cfg.hosts, want) {
 		t.Errorf("hosts %v", cfg.hosts)
 	}
 	in := cfg.installation
@@ -63,8 +65,8 @@ provider_installation {
 		t.Fatal("no provider_installation")
 	}
 	wantOverrides := map[Provider]string{
-		{DefaultHost, "hashicorp", "null"}: "/src/null/bin",
-		{"example.com", "acme", "thing"}:   "/src/thing",
+		{Hostname: tfaddr.DefaultHost, Namespace: "hashicorp", Type: "null"}: "/src/null/bin",
+		{Hostname: "example.com", Namespace: "acme", Type: "thing"}:          "/src/thing",
 	}
 	if !reflect.DeepEqual(in.devOverrides, wantOverrides) {
 		t.Errorf("dev_overrides %v", in.devOverrides)
@@ -86,7 +88,7 @@ provider_installation {
 		"registry.terraform.io/hashicorp/null": {false, true, false},
 	}
 	for src, want := range covers {
-		p, _ := ParseProvider(src)
+		p, _ := tfaddr.ParseProvider(src)
 		for i, m := range in.methods {
 			if m.covers(p) != want[i] {
 				t.Errorf("%s method covers %s: %v", m.kind, src, !want[i])
@@ -108,7 +110,7 @@ func TestCLIConfigJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.credentials["example.com"] != "json-token" || cfg.installation.devOverrides[Provider{DefaultHost, "hashicorp", "null"}] != "/src/null" || len(cfg.installation.methods) != 1 {
+	if cfg.credentials["example.com"] != "json-token" || cfg.installation.devOverrides[Provider{Hostname: tfaddr.DefaultHost, Namespace: "hashicorp", Type: "null"}] != "/src/null" || len(cfg.installation.methods) != 1 {
 		t.Errorf("got %+v %+v", cfg, cfg.installation)
 	}
 }
@@ -147,7 +149,7 @@ func TestCLIConfigErrors(t *testing.T) {
 		{`provider_installation {}
 provider_installation {}`, "cli.tfrc:2:1: a second provider_installation block; the CLI configuration may hold one, and the first is at"},
 		{`host "example.com" { services = ["x"] }`, "cli.tfrc:1:33: services must be an object"},
-		{`credentials "bad host" { token = "x" }`, `cli.tfrc:1:13: credentials block for "bad host": invalid hostname`},
+		{`credentials "bad host" { token = "x" }`, `cli.tfrc:1:13: credentials block: invalid hostname "bad host"`},
 		{`plugin_cache_dir = 3 +`, "cli.tfrc:1:"},
 	}
 	for _, tt := range tests {
@@ -222,9 +224,23 @@ func TestTokens(t *testing.T) {
 	t.Setenv("TF_TOKEN_my__registry_example_com", "env-token")
 	t.Setenv("TF_TOKEN_example_com", "env-wins")
 	t.Setenv("TF_TOKEN_empty_example_com", "")
-	got := tokens(map[string]string{"example.com": "config", "other.example.com": "config-only"})
-	want := map[string]string{"my-registry.example.com": "env-token", "example.com": "env-wins", "other.example.com": "config-only"}
+	got := tokens(map[tfaddr.Host]string{"example.com": "config", "other.example.com": "config-only"})
+	want := map[tfaddr.Host]string{"my-registry.example.com": "env-token", "example.com": "env-wins", "other.example.com": "config-only"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestEnvHost(t *testing.T) {
+	for in, want := range map[tfaddr.Host]string{"my-registry.example.com": "my__registry_example_com", "xn--caf-dma.fr": "xn____caf__dma_fr"} {
+		if got := envHost(in); got != want {
+			t.Errorf("envHost(%s) = %q, want %q", in, got, want)
+		}
+	}
+	// A TF_TOKEN_ name in Punycode is read as OpenTofu reads it.
+	isolate(t)
+	t.Setenv("TF_TOKEN_xn____caf__dma_fr", "t")
+	if got := tokens(nil); got["xn--caf-dma.fr"] != "t" {
+		t.Errorf("tokens: %v", got)
 	}
 }

@@ -3,12 +3,14 @@
 // configuration, recording and checking the same .terraform.lock.hcl.
 // It installs a configuration's modules too (Modules), as tofu init does.
 //
-// A provider's source address is [hostname/]namespace/type, case-folded;
-// without a hostname it is on registry.opentofu.org (DefaultHost), as in
-// OpenTofu, and registry.terraform.io/... is accepted as a host of its
-// own. Versions follow Terraform's constraint syntax (=, !=, >, >=, <, <=,
-// ~>, comma-separated); prereleases are chosen only by an exact
-// constraint, and the newest release that meets the constraints wins.
+// Addresses, versions and constraints are read by plugins/tfaddr, with
+// OpenTofu's libraries. A provider's source address is
+// [hostname/]namespace/type, case-folded; without a hostname it is on
+// registry.opentofu.org (tfaddr.DefaultHost), as in OpenTofu, and
+// registry.terraform.io/... is accepted as a host of its own. Versions
+// follow Terraform's constraint syntax (=, !=, >, >=, <, <=, ~>,
+// comma-separated); prereleases are chosen only by an exact constraint,
+// and the newest release that meets the constraints wins.
 //
 // Where providers come from is the Terraform CLI configuration's
 // provider_installation block, read with the file and folder rules of
@@ -24,15 +26,19 @@
 // hash the lock file records is used where it is.
 //
 // From a registry, Install follows the provider registry protocol:
-// service discovery (/.well-known/terraform.json, providers.v1), the
+// service discovery (OpenTofu's svchost/disco: /.well-known/terraform.json
+// or a host block of the CLI configuration, providers.v1), the
 // versions, then the download of this platform's zip, checked against the
 // registry's shasum and its SHA256SUMS file, whose detached OpenPGP
 // signature must verify with one of the keys the registry lists. As in
 // OpenTofu, only registry.opentofu.org may serve packages with no key
-// (OPENTOFU_ENFORCE_GPG_VALIDATION=true refuses those too). A host's token
-// (TF_TOKEN_<host>, or the CLI configuration's credentials block) goes
-// with requests to that host only, never with archive downloads, nor
-// after a redirect to another host or from https to http.
+// (OPENTOFU_ENFORCE_GPG_VALIDATION=true refuses those too). The token of
+// a provider's or module's host (TF_TOKEN_<host>, or the CLI
+// configuration's credentials block) goes with discovery and the
+// registry's requests, as OpenTofu sends it, even to the other host its
+// discovery may name; never with archive downloads, nor after a redirect
+// to another host or from https to http. A network mirror gets the token
+// of its own host.
 //
 // The lock file in Options.ProjectDir is read and written in Terraform's
 // format, atomically, keeping the header of a file "terraform init" made,

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // fsMirror is a folder of provider packages, in either layout:
@@ -28,7 +30,7 @@ func (m *fsMirror) remote() bool { return false }
 // three levels without regard to case; "" when there is none.
 func (m *fsMirror) typeDir(p Provider) string {
 	dir := m.dir
-	for _, name := range []string{p.Hostname, p.Namespace, p.Type} {
+	for _, name := range []string{p.Hostname.ForDisplay(), p.Namespace, p.Type} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return ""
@@ -69,11 +71,11 @@ func (m *fsMirror) versions(_ context.Context, p Provider) ([]Version, error) {
 	prefix, suffix := "terraform-provider-"+p.Type+"_", "_"+platform+".zip"
 	for _, e := range entries {
 		name := e.Name()
-		if v, err := ParseVersion(name); err == nil && isDir(filepath.Join(dir, name, platform)) {
+		if v, err := tfaddr.ParseVersion(name); err == nil && isDir(filepath.Join(dir, name, platform)) {
 			vs = append(vs, v)
 		}
 		if rest, ok := strings.CutPrefix(name, prefix); ok && strings.HasSuffix(rest, suffix) {
-			if v, err := ParseVersion(strings.TrimSuffix(rest, suffix)); err == nil && !slices.ContainsFunc(vs, v.same) {
+			if v, err := tfaddr.ParseVersion(strings.TrimSuffix(rest, suffix)); err == nil && !slices.ContainsFunc(vs, v.Same) {
 				vs = append(vs, v)
 			}
 		}
@@ -83,8 +85,6 @@ func (m *fsMirror) versions(_ context.Context, p Provider) ([]Version, error) {
 	}
 	return vs, nil
 }
-
-func (v Version) same(w Version) bool { return v.Compare(w) == 0 }
 
 func (m *fsMirror) fetch(_ context.Context, p Provider, v Version, _ string) (*fetched, error) {
 	dir := m.typeDir(p)

@@ -14,39 +14,53 @@ import (
 	"time"
 
 	"github.com/cairn-iac/cairn/internal/httpauth"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
+	"github.com/opentofu/svchost/disco"
+	"github.com/opentofu/svchost/svcauth"
 )
 
 // errNotFound marks an answer that a source does not have what was asked
 // for, as opposed to a failure to ask.
 var errNotFound = errors.New("not found")
 
-// client makes the requests of an installation: it adds a host's
-// credentials to requests for that host only, retries failures that may
-// pass, and bounds metadata requests by TF_REGISTRY_CLIENT_TIMEOUT.
+// client makes the requests of an installation: it adds the token of the
+// host a request is made for, retries failures that may pass, and bounds
+// metadata requests by TF_REGISTRY_CLIENT_TIMEOUT. Service discovery is
+// OpenTofu's, with the same tokens and the CLI configuration's host blocks.
 type client struct {
 	http        *http.Client
-	credentials map[string]string // by hostKey
+	credentials svcauth.CredentialsSource
+	disco       *disco.Disco
 	timeout     time.Duration
 }
 
 func newClient(base *http.Client, cfg *cliConfig) *client {
-	// A token is for its own host only, and (as Guard ensures) never
-	// follows a redirect from https to plain http.
+	// A token never follows a redirect to another host, nor (as Guard
+	// ensures) from https to plain http.
 	c := httpauth.Guard(base, func(req *http.Request, via []*http.Request) bool {
-		return hostKey(req.URL.Host) == hostKey(via[0].URL.Host)
+		return urlHost(req.URL) == urlHost(via[0].URL)
 	})
 	timeout := 10 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("TF_REGISTRY_CLIENT_TIMEOUT")); err == nil && s > 0 {
 		timeout = time.Duration(s) * time.Second
 	}
-	return &client{http: c, credentials: tokens(cfg.credentials), timeout: timeout}
+	creds := map[tfaddr.Host]svcauth.HostCredentials{}
+	for host, token := range tokens(cfg.credentials) {
+		creds[host] = svcauth.HostCredentialsToken(token)
+	}
+	src := svcauth.StaticCredentialsSource(creds)
+	d := disco.New(disco.WithHTTPClient(c), disco.WithCredentials(src))
+	for host, services := range cfg.hosts {
+		d.ForceHostServices(host, services)
+	}
+	return &client{http: c, credentials: src, disco: d, timeout: timeout}
 }
 
 // tokens returns the bearer tokens by host: TF_TOKEN_<host> variables
 // (dots written as _, dashes as __) over the CLI configuration's
 // credentials blocks.
-func tokens(configured map[string]string) map[string]string {
-	out := map[string]string{}
+func tokens(configured map[tfaddr.Host]string) map[tfaddr.Host]string {
+	out := map[tfaddr.Host]string{}
 	for h, t := range configured {
 		out[h] = t
 	}
@@ -57,19 +71,22 @@ func tokens(configured map[string]string) map[string]string {
 			continue
 		}
 		host := strings.ReplaceAll(strings.ReplaceAll(rest, "__", "-"), "_", ".")
-		if h, err := normalizeHost(host); err == nil {
-			out[hostKey(h)] = value
+		if h, err := tfaddr.ParseLenientHost(host); err == nil {
+			out[h] = value
 		}
 	}
 	return out
 }
 
-// request is one GET: auth says whether the host's token may go with it
-// (registry and mirror metadata, never archives); meta bounds it by the
+// request is one GET: auth names the host whose token goes with it, as
+// OpenTofu sends them: a registry's requests carry the token of the host
+// of the provider or module address (even when its service discovery
+// points at another host), a network mirror's the token of the mirror's
+// host; archives go without ("" names none). meta bounds it by the
 // metadata timeout; max, when set, bounds a download's size.
 type request struct {
 	url     *url.URL
-	auth    bool
+	auth    tfaddr.Host
 	meta    bool
 	retries int
 	max     int64
@@ -104,15 +121,19 @@ func (b cancelOnClose) Close() error {
 // try makes the request, again after a failure that may pass (no answer,
 // a 5xx or a 429), up to r.retries more times.
 func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
-	token, hasToken := c.credentials[hostKey(r.url.Host)]
+	var creds svcauth.HostCredentials
+	if r.auth != "" {
+		creds, _ = c.credentials.ForHost(ctx, r.auth)
+	}
+	hasToken := creds != nil
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url.String(), nil)
 		if err != nil {
 			return nil, err
 		}
 		req.Header.Set("User-Agent", "Cairn")
-		if hasToken && r.auth {
-			req.Header.Set("Authorization", "Bearer "+token)
+		if hasToken {
+			creds.PrepareRequest(req)
 		}
 		resp, err := c.http.Do(req)
 		if err == nil {
@@ -124,10 +145,8 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 			switch code := resp.StatusCode; {
 			case code == http.StatusNotFound || code == http.StatusGone:
 				return nil, errNotFound
-			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && hasToken && r.auth:
-				return nil, fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", resp.Status, r.url.Hostname(), envHost(r.url.Host))
-			case code == http.StatusUnauthorized || code == http.StatusForbidden:
-				return nil, fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", resp.Status, envHost(r.url.Host), r.url.Hostname())
+			case (code == http.StatusUnauthorized || code == http.StatusForbidden) && r.auth != "":
+				return nil, refused(resp.Status, r.auth, hasToken)
 			case code < 500 && code != http.StatusTooManyRequests:
 				return nil, errors.New(resp.Status)
 			}
@@ -144,9 +163,25 @@ func (c *client) try(ctx context.Context, r request) (*http.Response, error) {
 	}
 }
 
+// refused is the error of a request for host that was refused with
+// status, saying where its token comes from.
+func refused(status string, host tfaddr.Host, hasToken bool) error {
+	if hasToken {
+		return fmt.Errorf("%s: the token for %s (from TF_TOKEN_%s or the CLI configuration's credentials block) was refused", status, host.ForDisplay(), envHost(host))
+	}
+	return fmt.Errorf("%s (set TF_TOKEN_%s or a credentials block for %s in the CLI configuration)", status, envHost(host), host.ForDisplay())
+}
+
 // envHost writes a hostname as a TF_TOKEN_ variable suffix.
-func envHost(host string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(hostKey(host), "-", "__"), ".", "_")
+func envHost(host tfaddr.Host) string {
+	return strings.ReplaceAll(strings.ReplaceAll(host.String(), "-", "__"), ".", "_")
+}
+
+// urlHost is the host a URL names, as credentials are keyed; "" when it
+// is not a valid hostname.
+func urlHost(u *url.URL) tfaddr.Host {
+	h, _ := tfaddr.ParseLenientHost(u.Host)
+	return h
 }
 
 // getJSON decodes the JSON document at r.url into v, returning the URL it

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/internal/atomicfile"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // Request names a provider to install.
@@ -71,11 +72,11 @@ type Options struct {
 // so is one in opts.CacheDir that no longer matches the h1: hash recorded
 // beside it when it was installed.
 func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
-	p, err := ParseProvider(req.Source)
+	p, err := tfaddr.ParseProvider(req.Source)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := ParseConstraints(req.Constraints)
+	cs, err := tfaddr.ParseConstraints(req.Constraints)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", p, err)
 	}
@@ -92,7 +93,7 @@ func Install(ctx context.Context, opts Options, req Request) (*Package, error) {
 	}
 	in := &installer{opts: opts, cfg: cfg, p: p, cs: cs, log: log, client: newClient(opts.HTTPClient, cfg)}
 	if req.Version != "" {
-		v, err := ParseVersion(req.Version)
+		v, err := tfaddr.ParseVersion(req.Version)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", p, err)
 		}
@@ -222,7 +223,7 @@ func (in *installer) version(ctx context.Context, lock Lock, locked bool, srcs [
 		return *in.exact, want, nil
 	}
 	if locked {
-		if v, err := ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
+		if v, err := tfaddr.ParseVersion(lock.Version); err == nil && in.cs.Allows(v) {
 			return v, knownHashes(lock.Hashes), nil
 		}
 		in.log("%s locks %s at %s, which does not meet the constraints %q: selecting the version again", in.lockPath(), in.p, lock.Version, in.cs)
@@ -269,10 +270,10 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 			in.note(src, "%v", err)
 			failed = true
 		default:
-			slices.SortFunc(vs, func(a, b Version) int { return b.Compare(a) })
+			slices.SortFunc(vs, func(a, b Version) int { return tfaddr.Compare(b, a) })
 			in.note(src, "versions %s", versionList(vs))
 			for _, v := range vs {
-				if in.cs.Allows(v) && (best == nil || v.Compare(*best) > 0) {
+				if in.cs.Allows(v) && (best == nil || v.GreaterThan(*best)) {
 					best = &v
 				}
 			}
@@ -283,7 +284,7 @@ func (in *installer) choose(ctx context.Context, srcs []source) (Version, error)
 	}
 	if best == nil {
 		what := in.p.String()
-		if len(in.cs) > 0 {
+		if in.cs.String() != "" {
 			what += " matching " + in.cs.String()
 		}
 		return Version{}, in.nowhere(what)
@@ -301,7 +302,7 @@ func (in *installer) nowhere(what string) error {
 	return fmt.Errorf("%s; looked in:\n  %s", msg, strings.Join(in.looked, "\n  "))
 }
 
-func versionList(vs []Version) string {
+func versionList[V fmt.Stringer](vs []V) string {
 	var s []string
 	for i, v := range vs {
 		if i == 10 {

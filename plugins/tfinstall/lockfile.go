@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cairn-iac/cairn/internal/atomicfile"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -92,7 +93,7 @@ func decodeLock(b *hcl.Block) (Lock, hcl.Diagnostics) {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: r.Ptr()}}
 	}
 	raw := b.Labels[0]
-	p, err := ParseProvider(raw)
+	p, err := tfaddr.ParseProvider(raw)
 	if err != nil {
 		return Lock{}, invalid(b.LabelRanges[0], "Invalid provider source address", "%v.", err)
 	}
@@ -110,7 +111,7 @@ func decodeLock(b *hcl.Block) (Lock, hcl.Diagnostics) {
 	if diags = gohcl.DecodeExpression(attr.Expr, nil, &lock.Version); diags.HasErrors() {
 		return Lock{}, diags
 	}
-	v, err := ParseVersion(lock.Version)
+	v, err := tfaddr.ParseVersion(lock.Version)
 	if err != nil {
 		return Lock{}, invalid(attr.Expr.Range(), "Invalid provider version", "The version of %s is invalid: %v.", raw, err)
 	}
@@ -121,7 +122,7 @@ func decodeLock(b *hcl.Block) (Lock, hcl.Diagnostics) {
 		if diags = gohcl.DecodeExpression(attr.Expr, nil, &lock.Constraints); diags.HasErrors() {
 			return Lock{}, diags
 		}
-		cs, err := ParseConstraints(lock.Constraints)
+		cs, err := tfaddr.ParseConstraints(lock.Constraints)
 		if err != nil {
 			return Lock{}, invalid(attr.Expr.Range(), "Invalid provider version constraints", "The constraints of %s are invalid: %v.", raw, err)
 		}

@@ -113,7 +113,7 @@ func TestParseLocksErrors(t *testing.T) {
 		{`provider "a/b/c/d" { version = "1.0.0" }`, "x.hcl:1:10: Invalid provider source address"},
 		{`provider "terraform.io/builtin/terraform" { version = "1.0.0" }`, "built into Terraform"},
 		{`provider "example.com/a/b" {}`, `x.hcl:1:28: Missing required argument: The argument "version" is required`},
-		{`provider "example.com/a/b" { version = "1.0" }`, "x.hcl:1:40: Invalid provider version: The version of example.com/a/b is invalid: version \"1.0\" needs three numbers"},
+		{`provider "example.com/a/b" { version = "1.0" }`, "x.hcl:1:40: Non-normalized provider version: Write the version of example.com/a/b as \"1.0.0\"."},
 		{`provider "example.com/a/b" { version = "01.0.0" }`, `Non-normalized provider version: Write the version of example.com/a/b as "1.0.0"`},
 		{`provider "example.com/a/b" {
   version = "1.0.0"

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // packedMirror writes a packed package of typ at version into a
@@ -34,7 +36,7 @@ func unpackedMirror(t *testing.T, mirror, typ, version string) string {
 }
 
 func mustVersion(t *testing.T, s string) Version {
-	v, err := ParseVersion(s)
+	v, err := tfaddr.ParseVersion(s)
 	if err != nil {
 		t.Fatal(err)
 	}

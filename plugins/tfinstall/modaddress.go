@@ -6,83 +6,75 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
-// moduleSource is a module call's source address, read as Terraform
+// moduleSource is a module call's source address, read as OpenTofu
 // reads it: a local path, a module registry address or a remote package.
 type moduleSource struct {
 	local    bool
-	registry *registryModule // a registry address
+	registry *tfaddr.Module // a registry address, with its subdirectory
 	// pkg is a remote package: a go-getter address with its getter
 	// ("git::https://…", "https://…/x.zip"), detected forms rewritten.
 	pkg    string
 	subdir string // the folder within the package
 }
 
-// registryModule is a module registry address,
-// [hostname/]namespace/name/system.
-type registryModule struct {
-	host, namespace, name, system string
-}
-
-// String is the address as Terraform records it: with its hostname.
-func (r *registryModule) String() string {
-	return r.host + "/" + r.namespace + "/" + r.name + "/" + r.system
-}
-
-// String is the source as Terraform records it in its module manifest:
+// String is the source as OpenTofu records it in its module manifest:
 // registry addresses with their hostname, remote packages as their getter
 // fetches them, with the subdirectory before the query.
 func (s moduleSource) String() string {
-	pkg := s.pkg
 	if s.registry != nil {
-		pkg = s.registry.String()
+		return s.registry.String()
 	}
 	if s.subdir == "" {
-		return pkg
+		return s.pkg
 	}
-	base, query, hasQuery := strings.Cut(pkg, "?")
+	base, query, hasQuery := strings.Cut(s.pkg, "?")
 	if hasQuery {
 		return base + "//" + s.subdir + "?" + query
 	}
 	return base + "//" + s.subdir
 }
 
-var (
-	registryName   = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
-	registrySystem = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
-)
-
 // parseModuleSource reads a source address: a local path (./, ../), a
 // registry address, or a remote package in one of the forms go-getter
 // reads that Cairn fetches: http(s) URLs, git:: addresses (and git@host:
-// ones) and github.com/org/repo.
+// ones) and github.com/org/repo. As in OpenTofu, an address is a registry
+// address when it reads as one, and a remote package otherwise.
 func parseModuleSource(raw string) (moduleSource, error) {
 	if strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") {
 		return moduleSource{local: true}, nil
 	}
-	pkg, subdir := splitSubdir(raw)
-	var src moduleSource
-	if r, ok := parseRegistryModule(pkg); ok {
-		src.registry = r
-	} else {
-		remote, err := detectPackage(pkg)
-		if err != nil {
-			return moduleSource{}, err
-		}
-		// Detection may find a subdirectory too (github.com/org/repo/dir).
-		var more string
-		src.pkg, more = splitSubdir(remote)
-		subdir = path.Join(more, subdir)
+	if r, err := tfaddr.ParseModule(raw); err == nil {
+		return moduleSource{registry: &r, subdir: r.Subdir}, nil
 	}
-	if subdir != "" {
-		clean := path.Clean(subdir)
-		if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
+	pkg, subdir := splitSubdir(raw)
+	if !inPackage(subdir) {
+		return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
+	}
+	remote, err := detectPackage(pkg)
+	if err != nil {
+		return moduleSource{}, err
+	}
+	// Detection may find a subdirectory too (github.com/org/repo/dir).
+	src := moduleSource{}
+	var more string
+	src.pkg, more = splitSubdir(remote)
+	if subdir = path.Join(more, subdir); subdir != "" {
+		if !inPackage(subdir) {
 			return moduleSource{}, fmt.Errorf("the subdirectory %q of %q is not within the package", subdir, raw)
 		}
-		src.subdir = clean
+		src.subdir = path.Clean(subdir)
 	}
 	return src, nil
+}
+
+// inPackage reports whether a package's subdirectory stays within it.
+func inPackage(subdir string) bool {
+	clean := path.Clean(subdir)
+	return subdir == "" || clean != ".." && !strings.HasPrefix(clean, "../") && !path.IsAbs(clean)
 }
 
 // splitSubdir splits the //subdir off an address: the first // after the
@@ -107,34 +99,6 @@ func splitSubdir(src string) (string, string) {
 		subdir = subdir[:q]
 	}
 	return pkg, subdir
-}
-
-// parseRegistryModule reads [hostname/]namespace/name/system. As in
-// Terraform, a registry's hostname has a dot, and github.com and
-// bitbucket.org are never registries.
-func parseRegistryModule(s string) (*registryModule, bool) {
-	if strings.Contains(s, "::") || strings.Contains(s, "://") || strings.ContainsAny(s, "?@") {
-		return nil, false
-	}
-	parts := strings.Split(s, "/")
-	r := &registryModule{host: DefaultHost}
-	switch len(parts) {
-	case 3:
-	case 4:
-		host, err := normalizeHost(parts[0])
-		name, _, _ := strings.Cut(host, ":")
-		if err != nil || !strings.Contains(name, ".") || host == "github.com" || host == "bitbucket.org" {
-			return nil, false
-		}
-		r.host, parts = host, parts[1:]
-	default:
-		return nil, false
-	}
-	if !registryName.MatchString(parts[0]) || !registryName.MatchString(parts[1]) || !registrySystem.MatchString(parts[2]) {
-		return nil, false
-	}
-	r.namespace, r.name, r.system = parts[0], parts[1], parts[2]
-	return r, true
 }
 
 var scpLike = regexp.MustCompile(`^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+:[^/]`)

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // moduleRegistry finds modules in a module registry, by the module
@@ -23,17 +25,16 @@ import (
 // (200), a package address that may be a URL relative to the download's.
 type moduleRegistry struct {
 	client  *client
-	hosts   map[string]map[string]string // host blocks of the CLI configuration
 	retries int
-	apis    map[string]*url.URL // modules.v1 by host, once discovered
+	apis    map[tfaddr.Host]*url.URL // modules.v1 by host, once discovered
 }
 
 // api returns the modules.v1 base URL of host.
-func (r *moduleRegistry) api(ctx context.Context, host string) (*url.URL, error) {
+func (r *moduleRegistry) api(ctx context.Context, host tfaddr.Host) (*url.URL, error) {
 	if api := r.apis[host]; api != nil {
 		return api, nil
 	}
-	api, err := discover(ctx, r.client, r.hosts, host, "modules.v1", r.retries)
+	api, err := r.client.discover(ctx, host, "modules.v1")
 	if err == nil {
 		r.apis[host] = api
 	}
@@ -41,12 +42,12 @@ func (r *moduleRegistry) api(ctx context.Context, host string) (*url.URL, error)
 }
 
 // version returns the newest version of m that meets cs.
-func (r *moduleRegistry) version(ctx context.Context, m *registryModule, cs Constraints) (Version, error) {
-	api, err := r.api(ctx, m.host)
+func (r *moduleRegistry) version(ctx context.Context, m *tfaddr.Module, cs tfaddr.ModuleConstraints) (tfaddr.ModuleVersion, error) {
+	api, err := r.api(ctx, m.Package.Host)
 	if err != nil {
-		return Version{}, err
+		return nil, err
 	}
-	u := api.JoinPath(m.namespace, m.name, m.system, "versions")
+	u := api.JoinPath(m.Package.Namespace, m.Package.Name, m.Package.TargetSystem, "versions")
 	var doc struct {
 		Modules []struct {
 			Versions []struct {
@@ -54,41 +55,41 @@ func (r *moduleRegistry) version(ctx context.Context, m *registryModule, cs Cons
 			} `json:"versions"`
 		} `json:"modules"`
 	}
-	if _, err := r.client.getJSON(ctx, request{url: u, auth: true, retries: r.retries}, &doc); err != nil {
+	if _, err := r.client.getJSON(ctx, request{url: u, auth: m.Package.Host, retries: r.retries}, &doc); err != nil {
 		if errors.Is(err, errNotFound) {
-			return Version{}, fmt.Errorf("%s: the registry has no module %s", u, m)
+			return nil, fmt.Errorf("%s: the registry has no module %s", u, m)
 		}
-		return Version{}, fmt.Errorf("%s: %v", u, err)
+		return nil, fmt.Errorf("%s: %v", u, err)
 	}
-	var all []Version
+	var all []tfaddr.ModuleVersion
 	for _, mod := range doc.Modules {
 		for _, entry := range mod.Versions {
-			if v, err := ParseVersion(entry.Version); err == nil {
+			if v, err := tfaddr.ParseModuleVersion(entry.Version); err == nil {
 				all = append(all, v)
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b Version) int { return b.Compare(a) })
+	slices.SortFunc(all, func(a, b tfaddr.ModuleVersion) int { return b.Compare(a) })
 	for _, v := range all {
 		if cs.Allows(v) {
 			return v, nil
 		}
 	}
 	if len(all) == 0 {
-		return Version{}, fmt.Errorf("%s: the registry lists no versions of %s", u, m)
+		return nil, fmt.Errorf("%s: the registry lists no versions of %s", u, m)
 	}
-	return Version{}, fmt.Errorf("%s: no version of %s matches %s; the registry has %s", u, m, cs, versionList(all))
+	return nil, fmt.Errorf("%s: no version of %s matches %s; the registry has %s", u, m, cs, versionList(all))
 }
 
 // location returns the address of the package of m at version v, with
 // a URL relative to the download's resolved.
-func (r *moduleRegistry) location(ctx context.Context, m *registryModule, v Version) (string, error) {
-	api, err := r.api(ctx, m.host)
+func (r *moduleRegistry) location(ctx context.Context, m *tfaddr.Module, v tfaddr.ModuleVersion) (string, error) {
+	api, err := r.api(ctx, m.Package.Host)
 	if err != nil {
 		return "", err
 	}
-	u := api.JoinPath(m.namespace, m.name, m.system, v.String(), "download")
-	resp, err := r.client.get(ctx, request{url: u, auth: true, meta: true, retries: r.retries})
+	u := api.JoinPath(m.Package.Namespace, m.Package.Name, m.Package.TargetSystem, v.String(), "download")
+	resp, err := r.client.get(ctx, request{url: u, auth: m.Package.Host, meta: true, retries: r.retries})
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", u, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/internal/atomicfile"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // ModuleOptions say where a configuration's modules are installed and
@@ -113,7 +114,7 @@ func (m *Modules) connect() error {
 		m.retries = n
 	}
 	m.client = newClient(m.opts.HTTPClient, cfg)
-	m.registry = &moduleRegistry{client: m.client, hosts: cfg.hosts, retries: m.retries, apis: map[string]*url.URL{}}
+	m.registry = &moduleRegistry{client: m.client, retries: m.retries, apis: map[tfaddr.Host]*url.URL{}}
 	return nil
 }
 
@@ -145,9 +146,9 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 			return "", fmt.Errorf("%s is installed from %s too; a module cannot contain itself", address(k), src)
 		}
 	}
-	var cs Constraints
+	var cs tfaddr.ModuleConstraints
 	if src.registry != nil {
-		if cs, err = ParseConstraints(call.Version); err != nil {
+		if cs, err = tfaddr.ParseModuleConstraints(call.Version); err != nil {
 			return "", err
 		}
 	}
@@ -208,14 +209,14 @@ func (m *Modules) Install(ctx context.Context, call ModuleCall) (string, error) 
 
 // current reports whether the manifest's record r is of src, at a version
 // that meets cs, and installed.
-func (m *Modules) current(r moduleRecord, src moduleSource, cs Constraints) bool {
+func (m *Modules) current(r moduleRecord, src moduleSource, cs tfaddr.ModuleConstraints) bool {
 	if r.Source != src.String() || !isDir(filepath.Join(m.opts.Dir, filepath.FromSlash(r.Dir))) {
 		return false
 	}
 	if src.registry == nil {
 		return r.Version == ""
 	}
-	v, err := ParseVersion(r.Version)
+	v, err := tfaddr.ParseModuleVersion(r.Version)
 	return err == nil && cs.Allows(v)
 }
 

@@ -202,7 +202,7 @@ func TestRegistryModuleErrors(t *testing.T) {
 	for _, c := range []struct{ source, version, err string }{
 		{"example.com/corp/net/aws", "~> 2.0", "/v1/modules/corp/net/aws/versions: no version of example.com/corp/net/aws matches ~> 2.0; the registry has 1.1.0, 1.0.0"},
 		{"example.com/corp/web/aws", "", "/v1/modules/corp/web/aws/versions: the registry has no module example.com/corp/web/aws"},
-		{"releases.example.com/corp/net/aws", "", "releases.example.com serves no Terraform service discovery document"},
+		{"releases.example.com/corp/net/aws", "", "releases.example.com is not a module registry (it offers no modules.v1 service)"},
 		{"example.com/corp/net/aws", "~> x", "version constraints \"~> x\""},
 		{"git::https://example.com/x.git", "1.0.0", "version applies to registry modules only"},
 		{"s3::https://s3.amazonaws.com/bucket/x.zip", "", "not with the s3 getter"},
@@ -235,6 +235,40 @@ func TestRegistryModuleCredentials(t *testing.T) {
 	}
 	if got := w.seen()[len(w.seen())-1]; got.host+got.path != "api.example.com/archives/corp/net/aws/1.0.0.tar.gz" {
 		t.Fatalf("the package came from %s%s", got.host, got.path)
+	}
+}
+
+// TestRegistryCredentialsElsewhere checks that when a registry's service
+// discovery names another host for its services, the requests to that
+// host carry the token of the registry's own host, as OpenTofu sends them
+// (it asks for the credentials of the address's hostname), not the token
+// of the host the request goes to; archives go without.
+func TestRegistryCredentialsElsewhere(t *testing.T) {
+	isolate(t)
+	w := newWorld(t)
+	w.addModule("corp/net/aws", "1.0.0")
+	w.add("hashicorp/null", "1.0.0")
+	w.sign(nil)
+	w.token, w.elsewhere, w.jsonLocation = "s3cret", true, true
+	t.Setenv("TF_TOKEN_example_com", "s3cret")
+	t.Setenv("TF_TOKEN_api_example_com", "not-this-one")
+	m := newModules(t, w.moduleOptions(""))
+	install(t, m, ModuleCall{Key: "net", Source: "example.com/corp/net/aws"})
+	if _, err := Install(context.Background(), w.options(""), Request{Source: "example.com/hashicorp/null"}); err != nil {
+		t.Fatal(err)
+	}
+	services := 0
+	for _, s := range w.seen() {
+		api := s.host == "api.example.com" && strings.HasPrefix(s.path, "/v1/")
+		if api {
+			services++
+		}
+		if want := s.host == "example.com" || api; (s.auth == "Bearer s3cret") != want {
+			t.Errorf("%s%s: Authorization %q", s.host, s.path, s.auth)
+		}
+	}
+	if services < 4 {
+		t.Errorf("only %d requests went to the services on api.example.com: %v", services, w.seen())
 	}
 }
 

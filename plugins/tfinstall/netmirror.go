@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // netMirror is a provider network mirror: static JSON indexes and zips
@@ -31,7 +33,7 @@ func (m *netMirror) url(p Provider, file string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid network mirror URL %q: %v", m.base, err)
 	}
-	return base.JoinPath(p.Hostname, p.Namespace, p.Type, file), nil
+	return base.JoinPath(p.Hostname.String(), p.Namespace, p.Type, file), nil
 }
 
 func (m *netMirror) versions(ctx context.Context, p Provider) ([]Version, error) {
@@ -42,12 +44,12 @@ func (m *netMirror) versions(ctx context.Context, p Provider) ([]Version, error)
 	var index struct {
 		Versions map[string]struct{} `json:"versions"`
 	}
-	if _, err := m.client.getJSON(ctx, request{url: u, auth: true, retries: m.retries}, &index); err != nil {
+	if _, err := m.client.getJSON(ctx, request{url: u, auth: urlHost(u), retries: m.retries}, &index); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	var vs []Version
 	for s := range index.Versions {
-		if v, err := ParseVersion(s); err == nil {
+		if v, err := tfaddr.ParseVersion(s); err == nil {
 			vs = append(vs, v)
 		}
 	}
@@ -65,7 +67,7 @@ func (m *netMirror) fetch(ctx context.Context, p Provider, v Version, tmp string
 			Hashes []string `json:"hashes"`
 		} `json:"archives"`
 	}
-	from, err := m.client.getJSON(ctx, request{url: u, auth: true, retries: m.retries}, &doc)
+	from, err := m.client.getJSON(ctx, request{url: u, auth: urlHost(u), retries: m.retries}, &doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}

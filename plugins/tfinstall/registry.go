@@ -10,6 +10,9 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
+	"github.com/opentofu/svchost/disco"
 )
 
 // registry installs providers from their own host's provider registry,
@@ -22,9 +25,8 @@ import (
 // The download answer names the zip, its SHA-256, the SHA256SUMS file,
 // its detached signature and the keys that may have signed it.
 type registry struct {
-	host    string // the provider's hostname
+	host    tfaddr.Host // the provider's hostname
 	client  *client
-	hosts   map[string]map[string]string // host blocks of the CLI configuration
 	retries int
 	log     func(string, ...any)
 	api     *url.URL // providers.v1, once discovered
@@ -34,7 +36,7 @@ func (r *registry) String() string {
 	if r.api != nil {
 		return "registry " + r.api.String()
 	}
-	return "registry https://" + hostKey(r.host) + "/"
+	return "registry https://" + r.host.String() + "/"
 }
 
 func (r *registry) remote() bool { return true }
@@ -42,7 +44,7 @@ func (r *registry) remote() bool { return true }
 // discover finds the host's providers.v1 base URL.
 func (r *registry) discover(ctx context.Context) (*url.URL, error) {
 	if r.api == nil {
-		api, err := discover(ctx, r.client, r.hosts, r.host, "providers.v1", r.retries)
+		api, err := r.client.discover(ctx, r.host, "providers.v1")
 		if err != nil {
 			return nil, err
 		}
@@ -52,36 +54,37 @@ func (r *registry) discover(ctx context.Context) (*url.URL, error) {
 }
 
 // discover finds the base URL of a host's service (providers.v1,
-// modules.v1): from the CLI configuration's host block for it, else from
-// its service discovery document.
-func discover(ctx context.Context, c *client, hosts map[string]map[string]string, host, service string, retries int) (*url.URL, error) {
-	root := &url.URL{Scheme: "https", Host: hostKey(host), Path: "/"}
-	ref, from := "", root
-	if services, ok := hosts[hostKey(host)]; ok {
-		ref = services[service]
-		if ref == "" {
-			return nil, fmt.Errorf("the CLI configuration's host block for %s has no %s service", host, service)
-		}
-	} else {
-		disco := root.JoinPath(".well-known", "terraform.json")
-		var doc map[string]any
-		final, err := c.getJSON(ctx, request{url: disco, auth: true, retries: retries}, &doc)
-		if errors.Is(err, errNotFound) {
-			return nil, fmt.Errorf("%s: %s serves no Terraform service discovery document; is it a registry?", disco, host)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", disco, err)
-		}
-		s, ok := doc[service].(string)
-		if !ok {
-			what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
-			return nil, fmt.Errorf("%s: %s is not %s (it offers no %s service)", disco, host, what, service)
-		}
-		ref, from = s, final
-	}
-	api, err := resolve(from, ref)
+// modules.v1) with OpenTofu's service discovery: from the CLI
+// configuration's host block for it, else from its discovery document,
+// asked for with the host's token.
+func (c *client) discover(ctx context.Context, host tfaddr.Host, service string) (*url.URL, error) {
+	doc := "https://" + host.String() + "/.well-known/terraform.json"
+	h, err := c.disco.Discover(ctx, host)
 	if err != nil {
-		return nil, fmt.Errorf("the %s service of %s: %v", service, host, err)
+		// The library says "failed to request discovery document: …" of
+		// a request that got no answer and of an answer it refused; the
+		// request's own error says which, and a refusal's status says
+		// whose token to set.
+		var unanswered disco.ErrServiceDiscoveryNetworkRequest
+		if errors.As(err, &unanswered) {
+			err = unanswered.Unwrap()
+		}
+		for _, status := range []string{"401 Unauthorized", "403 Forbidden"} {
+			if strings.HasSuffix(err.Error(), status) {
+				creds, _ := c.credentials.ForHost(ctx, host)
+				err = refused(status, host, creds != nil)
+			}
+		}
+		return nil, fmt.Errorf("%s: %v", doc, err)
+	}
+	api, err := h.ServiceURL(service)
+	var absent *disco.ErrServiceNotProvided
+	if errors.As(err, &absent) {
+		what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
+		return nil, fmt.Errorf("%s: %s is not %s (it offers no %s service)", doc, host.ForDisplay(), what, service)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the %s service of %s: %v", service, host.ForDisplay(), err)
 	}
 	if !strings.HasSuffix(api.Path, "/") {
 		api.Path += "/"
@@ -117,7 +120,7 @@ func (r *registry) versions(ctx context.Context, p Provider) ([]Version, error) 
 		} `json:"versions"`
 		Warnings []string `json:"warnings"`
 	}
-	if _, err := r.client.getJSON(ctx, request{url: u, auth: true, retries: r.retries}, &doc); err != nil {
+	if _, err := r.client.getJSON(ctx, request{url: u, auth: r.host, retries: r.retries}, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	for _, w := range doc.Warnings {
@@ -125,7 +128,7 @@ func (r *registry) versions(ctx context.Context, p Provider) ([]Version, error) 
 	}
 	var vs []Version
 	for _, entry := range doc.Versions {
-		v, err := ParseVersion(entry.Version)
+		v, err := tfaddr.ParseVersion(entry.Version)
 		if err != nil || len(entry.Protocols) > 0 && !protocolsOK(entry.Protocols) {
 			continue
 		}
@@ -169,7 +172,7 @@ func (r *registry) fetch(ctx context.Context, p Provider, v Version, tmp string)
 	goos, goarch, _ := strings.Cut(platform, "_")
 	u := api.JoinPath(p.Namespace, p.Type, v.String(), "download", goos, goarch)
 	var d download
-	from, err := r.client.getJSON(ctx, request{url: u, auth: true, retries: r.retries}, &d)
+	from, err := r.client.getJSON(ctx, request{url: u, auth: r.host, retries: r.retries}, &d)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
@@ -241,8 +244,8 @@ func (r *registry) authenticate(ctx context.Context, p Provider, v Version, d do
 		keys = append(keys, k.ASCIIArmor)
 	}
 	if len(keys) == 0 {
-		if p.Hostname != DefaultHost || os.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
-			return "", false, fmt.Errorf("%s %s: the registry lists no key that signed it, and only packages from %s may go unsigned: it was not installed", p, v, DefaultHost)
+		if p.Hostname != tfaddr.DefaultHost || os.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
+			return "", false, fmt.Errorf("%s %s: the registry lists no key that signed it, and only packages from %s may go unsigned: it was not installed", p, v, tfaddr.DefaultHost)
 		}
 		r.log("%s %s: the registry lists no signing keys; relying on its TLS certificate, as OpenTofu does", p, v)
 		return "checksum given by the registry, which lists no signing keys", false, nil

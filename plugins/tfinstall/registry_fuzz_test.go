@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 )
 
 // answers is a transport that answers every GET from memory, as one
@@ -28,7 +30,7 @@ func (a answers) RoundTrip(req *http.Request) (*http.Response, error) {
 	case strings.Contains(p, "/download"):
 		body = a.download
 	}
-	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Request: req,
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
 		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body))}, nil
 }
 
@@ -54,19 +56,19 @@ func FuzzRegistryAnswers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, disco, versions, download, other []byte) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c := &client{http: &http.Client{Transport: answers{disco, versions, download, other}}, credentials: map[string]string{}, timeout: time.Second}
+		c := newClient(&http.Client{Transport: answers{disco, versions, download, other}}, &cliConfig{})
 		for _, service := range []string{"providers.v1", "modules.v1"} {
-			api, err := discover(ctx, c, nil, "example.com", service, 0)
+			api, err := c.discover(ctx, "example.com", service)
 			if err == nil && (api.Scheme != "https" && api.Scheme != "http" || !strings.HasSuffix(api.Path, "/")) {
 				t.Fatalf("%s is %s, not an http(s) folder", service, api)
 			}
 		}
 
-		p := Provider{DefaultHost, "hashicorp", "null"}
+		p := Provider{Hostname: tfaddr.DefaultHost, Namespace: "hashicorp", Type: "null"}
 		r := &registry{host: p.Hostname, client: c, log: func(string, ...any) {}}
 		vs, err := r.versions(ctx, p)
 		for _, v := range vs {
-			if again, err := ParseVersion(v.String()); err != nil || again != v {
+			if again, err := tfaddr.ParseVersion(v.String()); err != nil || again != v {
 				t.Fatalf("version %s found reads back as %s, %v", v, again, err)
 			}
 		}
@@ -80,17 +82,20 @@ func FuzzRegistryAnswers(f *testing.F) {
 			}
 		}
 
-		m := &moduleRegistry{client: c, apis: map[string]*url.URL{}}
-		mod := &registryModule{host: "example.com", namespace: "corp", name: "net", system: "aws"}
-		cs, _ := ParseConstraints(">= 0.1.0")
-		v, err := m.version(ctx, mod, cs)
+		m := &moduleRegistry{client: c, apis: map[tfaddr.Host]*url.URL{}}
+		mod, err := tfaddr.ParseModule("example.com/corp/net/aws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, _ := tfaddr.ParseModuleConstraints(">= 0.1.0")
+		v, err := m.version(ctx, &mod, cs)
 		if err != nil {
 			return
 		}
 		if !cs.Allows(v) {
 			t.Fatalf("version %s chosen, which %s does not allow", v, cs)
 		}
-		loc, err := m.location(ctx, mod, v)
+		loc, err := m.location(ctx, &mod, v)
 		if err == nil && (loc == "" || strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "./") || strings.HasPrefix(loc, "../")) {
 			t.Fatalf("the package location %q is not absolute", loc)
 		}

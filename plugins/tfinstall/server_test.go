@@ -88,14 +88,18 @@ type world struct {
 	signer *openpgp.Entity // nil: the registry lists no signing keys
 	listed *openpgp.Entity // the key the registry lists, when not signer
 
-	mu        sync.Mutex
-	packages  map[string]map[string][]byte // "namespace/type" -> version -> zip
-	requests  []seen
-	token     string // the registry and mirror demand it when set
-	badSums   bool   // SHA256SUMS lists another checksum for the package
-	wrongZip  []byte // served instead of the package the registry describes
-	redirect  bool   // the registry's versions answers redirect to api.example.com
-	failures  int    // the registry's next answers to versions requests are 503s
+	mu       sync.Mutex
+	packages map[string]map[string][]byte // "namespace/type" -> version -> zip
+	requests []seen
+	token    string // the registry and mirror demand it when set
+	badSums  bool   // SHA256SUMS lists another checksum for the package
+	wrongZip []byte // served instead of the package the registry describes
+	redirect bool   // the registry's versions answers redirect to api.example.com
+	// elsewhere makes example.com's service discovery name api.example.com
+	// for its providers.v1 and modules.v1 services, which then demand the
+	// token too.
+	elsewhere bool
+	failures  int // the registry's next answers to versions requests are 503s
 	mirrorH1s []string
 	// modules are the registry's modules: "namespace/name/system" ->
 	// version -> package (a .tar.gz archive).
@@ -176,13 +180,13 @@ func (w *world) serve(rw http.ResponseWriter, r *http.Request) {
 	host, _, _ := strings.Cut(r.Host, ":")
 	w.mu.Lock()
 	w.requests = append(w.requests, seen{host, r.URL.Path, r.Header.Get("Authorization")})
-	token := w.token
+	token, elsewhere := w.token, w.elsewhere
 	w.mu.Unlock()
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	authorized := token == "" || r.Header.Get("Authorization") == "Bearer "+token
 	switch host {
 	case "example.com", "api.example.com":
-		if host == "example.com" && !authorized {
+		if (host == "example.com" || elsewhere && strings.HasPrefix(r.URL.Path, "/v1/")) && !authorized {
 			http.Error(rw, "token required", http.StatusUnauthorized)
 			return
 		}
@@ -218,7 +222,11 @@ func (w *world) versions(provider string) []string {
 
 func (w *world) serveRegistry(rw http.ResponseWriter, r *http.Request, host string, parts []string) {
 	if r.URL.Path == "/.well-known/terraform.json" {
-		writeJSON(rw, map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+		base := ""
+		if w.elsewhere {
+			base = "https://api.example.com"
+		}
+		writeJSON(rw, map[string]string{"providers.v1": base + "/v1/providers/", "modules.v1": base + "/v1/modules/"})
 		return
 	}
 	if parts[0] == "archives" || len(parts) > 1 && parts[1] == "modules" {

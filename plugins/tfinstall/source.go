@@ -64,7 +64,7 @@ func (in *installer) sources() []source {
 		if len(mirrors) > 0 {
 			return mirrors
 		}
-		return []source{&registry{host: in.p.Hostname, client: in.client, hosts: in.cfg.hosts, retries: retries, log: in.log}}
+		return []source{&registry{host: in.p.Hostname, client: in.client, retries: retries, log: in.log}}
 	}
 	var srcs []source
 	covered := false
@@ -79,7 +79,7 @@ func (in *installer) sources() []source {
 		}
 		switch m.kind {
 		case "direct":
-			srcs = append(srcs, &registry{host: in.p.Hostname, client: in.client, hosts: in.cfg.hosts, retries: r, log: in.log})
+			srcs = append(srcs, &registry{host: in.p.Hostname, client: in.client, retries: r, log: in.log})
 		case "filesystem_mirror":
 			mirror := &fsMirror{dir: m.location, what: "filesystem mirror"}
 			if _, err := os.Stat(m.location); errors.Is(err, fs.ErrNotExist) {
@@ -137,5 +137,5 @@ func (in *installer) impliedMirrors() []string {
 // packageDir is where a package of p at v for this platform lives in a
 // folder of the unpacked layout.
 func packageDir(root string, p Provider, v Version) string {
-	return filepath.Join(root, p.Hostname, p.Namespace, p.Type, v.String(), platform)
+	return filepath.Join(root, p.Hostname.ForDisplay(), p.Namespace, p.Type, v.String(), platform)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-iac/cairn/engine/workspace"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 	"github.com/cairn-iac/cairn/plugins/tfinstall"
 )
 
@@ -26,7 +27,7 @@ func (c CachedSchemas) CachedSchema(pkg string, spec workspace.PackageSpec, dir 
 	if len(spec.Parameters) == 0 {
 		return nil, fmt.Errorf("package %s: %s is parameterized with no Terraform provider", pkg, Name)
 	}
-	addr, err := tfinstall.ParseProvider(spec.Parameters[0])
+	addr, err := tfaddr.ParseProvider(spec.Parameters[0])
 	if err != nil {
 		return nil, err
 	}

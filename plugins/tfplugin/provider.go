@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/cairn-iac/cairn/engine/provider"
+	"github.com/cairn-iac/cairn/plugins/tfaddr"
 	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin/internal/tfplugin6"
 )
@@ -178,7 +179,7 @@ func (p *Provider) Parameterize(ctx context.Context, req provider.ParameterizeRe
 		}
 		want.Source, want.Version = v.Source, v.Version
 	}
-	addr, err := tfinstall.ParseProvider(want.Source)
+	addr, err := tfaddr.ParseProvider(want.Source)
 	if err != nil {
 		return provider.ParameterizeResponse{}, err
 	}
