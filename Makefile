@@ -3,11 +3,12 @@ GO ?= go
 .PHONY: test race build vet fmt bench demo docs nodejs-deps
 
 # test runs the whole suite: formatting, vet and every test. Tests that check
-# Cairn against Pulumi's own binaries, need node, or drive the console in
-# Chromium skip without them (go test shows no skips unless verbose), so it
-# first says which are missing; CAIRN_REQUIRE_LANGUAGES=1 and
-# CAIRN_REQUIRE_CHROMIUM=1 make those tests fail instead.
-EXTERNAL = pulumi-language-nodejs pulumi-language-yaml node npm chromium
+# Cairn against Pulumi's own binaries or OpenTofu, need node, or drive the
+# console in Chromium skip without them (go test shows no skips unless
+# verbose), so it first says which are missing; CAIRN_REQUIRE_LANGUAGES=1,
+# CAIRN_REQUIRE_TOFU=1 and CAIRN_REQUIRE_CHROMIUM=1 make those tests fail
+# instead. `.ci/tofu` builds OpenTofu (see .ci/run).
+EXTERNAL = pulumi-language-nodejs pulumi-language-yaml tofu node npm chromium
 test: fmt vet nodejs-deps
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
 		echo "SKIPPED: $$b is not on PATH, so the tests that need it will skip"; done
