@@ -26,6 +26,7 @@ import (
 	"github.com/cairn-iac/cairn/engine/state"
 	"github.com/cairn-iac/cairn/engine/workspace"
 	"github.com/cairn-iac/cairn/eval"
+	"github.com/cairn-iac/cairn/internal/childenv"
 	langhcl "github.com/cairn-iac/cairn/lang/hcl"
 	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
@@ -210,7 +211,12 @@ func (r *operation) prepare() error {
 	if err != nil {
 		return err
 	}
-	r.masker.Add(r.s.passphrase)
+	// The passphrase reaches a child's output only when children inherit
+	// it (CAIRN_CHILD_ENV_ALLOW names it); masking it otherwise would blank
+	// every output that holds a short passphrase as a word ("demo").
+	if childenv.Inherited("CAIRN_CONFIG_PASSPHRASE") || childenv.Inherited("PULUMI_CONFIG_PASSPHRASE") {
+		r.masker.Add(r.s.passphrase)
+	}
 	resource.Map(values).SecretStrings(r.masker.Add)
 	if r.kind == opPreview {
 		// A preview reads the state without the lock: read it (on the

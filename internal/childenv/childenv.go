@@ -40,6 +40,14 @@ func Secret(name string) bool {
 // that AllowEnv does not name.
 func Environ() []string { return Filter(os.Environ()) }
 
+// Inherited reports whether children inherit the variable name of this
+// process's environment: it is set, and not a secret of Cairn's that
+// AllowEnv does not name.
+func Inherited(name string) bool {
+	v, ok := os.LookupEnv(name)
+	return ok && slices.Contains(Environ(), name+"="+v)
+}
+
 // Filter returns env ("NAME=value" entries) without the secrets of Cairn
 // that the AllowEnv entry of env does not name.
 func Filter(env []string) []string {

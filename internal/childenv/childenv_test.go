@@ -47,3 +47,19 @@ func TestFilterKeepsItsInput(t *testing.T) {
 		t.Errorf("Filter changed its input: %q", env)
 	}
 }
+
+func TestInherited(t *testing.T) {
+	t.Setenv("CAIRN_CONFIG_PASSPHRASE", "pass")
+	t.Setenv("PLAIN", "x")
+	t.Setenv(AllowEnv, "")
+	if Inherited("CAIRN_CONFIG_PASSPHRASE") {
+		t.Error("the passphrase is inherited without CAIRN_CHILD_ENV_ALLOW")
+	}
+	if !Inherited("PLAIN") || Inherited("UNSET_VARIABLE_OF_THE_TEST") {
+		t.Error("Inherited of a plain variable, or of an unset one, is wrong")
+	}
+	t.Setenv(AllowEnv, "CAIRN_CONFIG_PASSPHRASE")
+	if !Inherited("CAIRN_CONFIG_PASSPHRASE") {
+		t.Error("the passphrase is not inherited though CAIRN_CHILD_ENV_ALLOW names it")
+	}
+}
