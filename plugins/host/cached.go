@@ -132,11 +132,11 @@ func (c *CachedSchemas) notCached(pkg, version string) error {
 		at = " " + strings.TrimPrefix(version, "v")
 	}
 	if res, ok := c.r.resolve(pkg, version); ok && res.Path != "" {
-		return fmt.Errorf("Cairn's schema cache has no schema of %s%s, and the language server never starts a plugin (%s): a `cairn preview` of the project starts it once and keeps its schema", pkg, at, res.Path)
+		return fmt.Errorf("the schema cache of Cairn has no schema of %s%s, and the language server never starts a plugin (%s): a `cairn preview` of the project starts it once and keeps its schema", pkg, at, res.Path)
 	}
 	install := "`cairn plugin install resource " + pkg + at + "`"
 	if version == "" {
 		install = "`cairn plugin install resource " + pkg + " VERSION`"
 	}
-	return fmt.Errorf("Cairn's schema cache has no schema of %s%s, and the language server never installs a plugin: a first `cairn preview` of the project installs it (as %s would) and keeps its schema", pkg, at, install)
+	return fmt.Errorf("the schema cache of Cairn has no schema of %s%s, and the language server never installs a plugin: a first `cairn preview` of the project installs it (as %s would) and keeps its schema", pkg, at, install)
 }

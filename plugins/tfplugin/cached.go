@@ -54,6 +54,6 @@ func (c CachedSchemas) CachedSchema(pkg string, spec workspace.PackageSpec, dir 
 			return s.pkg, nil
 		}
 	}
-	return nil, fmt.Errorf("Cairn's schema cache has no schema of the Terraform provider %s %s, and the language server never starts a provider: a `cairn preview` of the configuration starts it once and keeps its schema",
+	return nil, fmt.Errorf("the schema cache of Cairn has no schema of the Terraform provider %s %s, and the language server never starts a provider: a `cairn preview` of the configuration starts it once and keeps its schema",
 		addr, lock.Version)
 }
