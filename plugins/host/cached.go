@@ -111,9 +111,9 @@ func (c *CachedSchemas) Schema(ctx context.Context, pkg, version string, spec *w
 // version kept when version is "", or "".
 func (c *CachedSchemas) newest(pkg, version string) string {
 	if version != "" {
-		return filepath.Join(c.opts.SchemaCache, fmt.Sprintf("%s-v%s.json", pkg, strings.TrimPrefix(version, "v")))
+		return versionedSchemaPath(c.opts.SchemaCache, pkg, version)
 	}
-	paths, _ := filepath.Glob(filepath.Join(c.opts.SchemaCache, pkg+"-v*.json"))
+	paths, _ := filepath.Glob(versionedSchemaPath(c.opts.SchemaCache, pkg, "*"))
 	best, bestVersion := "", ""
 	for _, p := range paths {
 		v := "v" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), pkg+"-v"), ".json")

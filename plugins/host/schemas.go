@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/internal/atomicfile"
@@ -64,6 +65,12 @@ func (r *Resolver) builtinSchema(ctx context.Context, pkg, version string) (data
 	return data, true, err
 }
 
+// versionedSchemaPath is the file of the schema cache dir that keeps the
+// schema of pkg at version.
+func versionedSchemaPath(dir, pkg, version string) string {
+	return filepath.Join(dir, fmt.Sprintf("%s-v%s.json", pkg, strings.TrimPrefix(version, "v")))
+}
+
 // schemaPath returns the cache file of the schema of pkg at version, or ""
 // when it is not cached.
 func (r *Resolver) schemaPath(pkg, version string) string {
@@ -78,7 +85,7 @@ func (r *Resolver) schemaPath(pkg, version string) string {
 		return ""
 	}
 	if res.Version != "" {
-		return filepath.Join(r.opts.SchemaCache, fmt.Sprintf("%s-v%s.json", pkg, res.Version))
+		return versionedSchemaPath(r.opts.SchemaCache, pkg, res.Version)
 	}
 	id, ok := binaryIdentity(res.Path)
 	if !ok {
