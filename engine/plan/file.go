@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/cairn-iac/cairn/engine/resource"
 	"github.com/cairn-iac/cairn/engine/secrets"
 	"github.com/cairn-iac/cairn/engine/state"
+	"github.com/cairn-iac/cairn/internal/atomicfile"
 )
 
 // FormatVersion is the version of the plan file this package writes and
@@ -149,19 +149,7 @@ func Save(path string, p *Plan, sm secrets.Manager) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("saving the plan: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".plan-*")
-	if err != nil {
-		return "", fmt.Errorf("saving the plan: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("saving the plan: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("saving the plan: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, data, atomicfile.Perm(path, 0o600)); err != nil {
 		return "", fmt.Errorf("saving the plan: %w", err)
 	}
 	return Hash(data), nil
