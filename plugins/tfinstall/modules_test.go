@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -371,4 +372,30 @@ func newHTTPServer(t *testing.T, handlers map[string]func(http.ResponseWriter, *
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestGitEnvironment checks that the git program fetching a module does
+// not see the passphrase, the backend URL or registry tokens.
+func TestGitEnvironment(t *testing.T) {
+	bin, dump := t.TempDir(), filepath.Join(t.TempDir(), "env")
+	writeFile(t, filepath.Join(bin, "git"), []byte("#!/bin/sh\n/usr/bin/env > "+dump+"\n"))
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	t.Setenv("CAIRN_CONFIG_PASSPHRASE", "passphrase-value")
+	t.Setenv("TF_TOKEN_example_com", "token-value")
+	t.Setenv("CAIRN_BACKEND_URL", "postgres://u:password-value@h/db")
+	if err := git(context.Background(), "", "version"); err != nil {
+		t.Fatal(err)
+	}
+	env := readFile(t, dump)
+	for _, secret := range []string{"passphrase-value", "token-value", "password-value"} {
+		if strings.Contains(env, secret) {
+			t.Errorf("git saw %s in its environment:\n%s", secret, env)
+		}
+	}
+	if !strings.Contains(env, "GIT_TERMINAL_PROMPT=0") {
+		t.Errorf("git may prompt:\n%s", env)
+	}
 }
