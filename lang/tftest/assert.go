@@ -19,7 +19,7 @@ const assertFile = "zz_cairn_tftest.tf"
 
 // checksFor renders a run's assertions as check blocks of the
 // configuration c, the i-th named cairn_tftest_<i>. What only the test
-// file knows is written in: run.NAME.output.X and the test's own
+// file knows is written in: run.NAME.X and the test's own
 // variables become their values, output.NAME the output's expression.
 func checksFor(f *File, r *Run, c *Config, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
 	var b strings.Builder

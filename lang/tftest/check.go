@@ -14,9 +14,6 @@ import (
 func Check(f *File, configs map[string]*Config) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	before := map[string]bool{}
-	for name := range f.Variables {
-		_ = name
-	}
 	for _, a := range f.Variables {
 		diags = append(diags, checkRefs(a.Expr, nil, before, nil)...)
 	}
@@ -72,7 +69,7 @@ func checkRefs(e hcl.Expression, c *Config, before, testVars map[string]bool) hc
 			}
 			if !before[name] {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to unknown run block",
-					Detail: fmt.Sprintf("No run block named %q comes before this reference; a run may refer to the outputs of the runs above it.", name),
+					Detail:  fmt.Sprintf("No run block named %q comes before this reference; a run may refer to the outputs of the runs above it.", name),
 					Subject: tr.SourceRange().Ptr()})
 			}
 			continue

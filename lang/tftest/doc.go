@@ -14,7 +14,7 @@
 //	res := r.RunFile(ctx, f)
 //
 // An assertion becomes a check block of the configuration, with the test
-// file's references (run.NAME.output, output.NAME, the test's own
+// file's references (run.NAME.X, output.NAME, the test's own
 // variables) replaced by what they stand for, so that it is evaluated by
 // the same evaluator, over the same values, as the configuration.
 package tftest

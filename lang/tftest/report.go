@@ -96,7 +96,9 @@ func (p *Reporter) Summary() {
 	}
 	if p.JSON {
 		status := "pass"
-		if failed > 0 {
+		if p.errored > 0 {
+			status = "error"
+		} else if p.failed > 0 {
 			status = "fail"
 		}
 		p.emit("info", line, map[string]any{"type": "test_summary", "test_summary": map[string]any{

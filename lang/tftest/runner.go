@@ -131,11 +131,10 @@ func (r *Runner) RunFile(ctx context.Context, f *File) *FileResult {
 	if res.Status != Error || len(res.Diags) == 0 {
 		work.remove()
 	}
+	// The file's verdict is its worst run's: error, then fail.
 	for _, rr := range res.Runs {
-		if rr.Status == Fail || rr.Status == Error {
-			if res.Status == Pass {
-				res.Status = Fail
-			}
+		if rr.Status == Error || (rr.Status == Fail && res.Status == Pass) {
+			res.Status = rr.Status
 		}
 	}
 	return res
@@ -154,12 +153,12 @@ func modulesOf(f *File) []*Module {
 }
 
 // evalContext is what a test file's expressions see: the outputs of the
-// runs before (run.NAME.output.X), the file's variables (var.X), and
+// runs before (run.NAME.X), the file's variables (var.X), and
 // Terraform's functions.
 func (r *Runner) evalContext(outputs map[string]cty.Value, vars map[string]cty.Value) *hcl.EvalContext {
 	runs := map[string]cty.Value{}
 	for name, o := range outputs {
-		runs[name] = cty.ObjectVal(map[string]cty.Value{"output": o})
+		runs[name] = o
 	}
 	return &hcl.EvalContext{
 		Variables: map[string]cty.Value{"run": cty.ObjectVal(runs), "var": cty.ObjectVal(vars)},

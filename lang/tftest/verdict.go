@@ -35,7 +35,11 @@ func judge(rr *RunResult, run *Run, c *Config, doc *document) {
 				rr.Diags = append(rr.Diags, assertFailed(run.Asserts[i], m[2] == "failed", lastParagraph(msg)))
 				continue
 			}
-			happened["check."+name] = true
+			if expected["check."+name] {
+				happened["check."+name] = true
+			} else {
+				rr.Diags = append(rr.Diags, runError(run, "Check block assertion failed", strings.TrimPrefix(msg, "warning: ")))
+			}
 			continue
 		}
 		if d.Severity != "error" {
@@ -60,9 +64,7 @@ func judge(rr *RunResult, run *Run, c *Config, doc *document) {
 			rr.Diags = append(rr.Diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing expected failure",
 				Detail:  fmt.Sprintf("The object %s was expected to report an error, but did not.", addr),
 				Subject: tr.SourceRange().Ptr()})
-			if rr.Status == Pass {
-				rr.Status = Fail
-			}
+			rr.Status = Error
 		}
 	}
 	if rr.Status == Pass && len(rr.Diags) > 0 {
