@@ -71,11 +71,16 @@ func (c *CLI) workspace() (*workspace, error) {
 // stack copies the configuration in src into the workspace and makes its
 // stack; i numbers the stacks of the file.
 func (w *workspace) stack(ctx context.Context, src string, i int) (string, error) {
-	dst := filepath.Join(w.dir, fmt.Sprintf("s%d", i), filepath.Base(src))
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", err
+	}
+	// The copy has the folder's name, which names the project.
+	dst := filepath.Join(w.dir, fmt.Sprintf("s%d", i), filepath.Base(abs))
 	if err := copyConfig(src, dst); err != nil {
 		return "", err
 	}
-	_, err := w.cairn(ctx, dst, "stack", "init", stackName)
+	_, err = w.cairn(ctx, dst, "stack", "init", stackName)
 	return dst, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Config is what a test needs to know of the configuration it tests: the
@@ -20,7 +21,13 @@ type Config struct {
 	Files     map[string]*hcl.File
 	Objects   map[string]*Object
 	Providers map[string]bool
+	// Blocks are the keys (NAME, NAME.ALIAS) of its provider blocks.
+	Blocks map[string]bool
 }
+
+// declaresProvider reports whether a provider block of the key (NAME or
+// NAME.ALIAS) is in the configuration.
+func (c *Config) declaresProvider(key string) bool { return c.Blocks[key] }
 
 // Object is a block (or a local value) of the configuration.
 type Object struct {
@@ -33,7 +40,7 @@ type Object struct {
 // left to the run to report: a test of a broken configuration fails its
 // first run, as in tofu test.
 func LoadConfig(dir string) (*Config, error) {
-	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}}
+	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}, Blocks: map[string]bool{}}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -88,6 +95,13 @@ func (c *Config) read(body *hclsyntax.Body) {
 			add("module."+b.Labels[0], nil)
 		case b.Type == "provider" && len(b.Labels) == 1:
 			c.Providers[b.Labels[0]] = true
+			key := b.Labels[0]
+			if a := b.Body.Attributes["alias"]; a != nil {
+				if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+					key += "." + v.AsString()
+				}
+			}
+			c.Blocks[key] = true
 		case b.Type == "terraform":
 			for _, rp := range b.Body.Blocks {
 				if rp.Type == "required_providers" {

@@ -51,7 +51,7 @@ func (p *Reporter) File(res *FileResult) {
 		p.emit("info", fmt.Sprintf("%s... %s", f.Name, res.Status), map[string]any{"type": "test_file", "@testfile": f.Name,
 			"test_file": map[string]any{"path": f.Name, "status": res.Status}})
 	} else {
-		fmt.Fprintf(p.Out, "%s... %s\n", f.Name, res.Status)
+		fmt.Fprintf(p.Out, "%s... %s\n", f.Name, res.Status.text())
 	}
 	for _, rr := range res.Runs {
 		p.count(rr.Status)
@@ -63,7 +63,7 @@ func (p *Reporter) File(res *FileResult) {
 			}
 			continue
 		}
-		fmt.Fprintf(p.Out, "  run %q... %s\n", rr.Run.Name, rr.Status)
+		fmt.Fprintf(p.Out, "  run %q... %s\n", rr.Run.Name, rr.Status.text())
 		for _, d := range rr.Diags {
 			p.text(files, d)
 		}
@@ -175,4 +175,13 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// text is how the lines of tofu test name a verdict: an error is a
+// failure there, which the diagnostics below it explain.
+func (s Status) text() Status {
+	if s == Error {
+		return Fail
+	}
+	return s
 }

@@ -208,6 +208,17 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 		rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's assertions", err.Error())}
 		return rr
 	}
+	plain, override, diags := providerFiles(f, run, st.config)
+	if diags.HasErrors() {
+		rr.Status, rr.Diags = Error, diags
+		return rr
+	}
+	for name, text := range map[string]string{providersFile: plain, providersOverride: override} {
+		if err := writeOrRemove(filepath.Join(st.dir, name), text); err != nil {
+			rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's providers", err.Error())}
+			return rr
+		}
+	}
 	varFile, err := writeVars(st.dir, vars, st.config)
 	if err != nil {
 		rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's variables", err.Error())}
@@ -308,4 +319,23 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// The files of a work copy holding the provider blocks a run gives the
+// configuration: new ones, and those replacing the configuration's.
+const (
+	providersFile     = "zz_cairn_tftest_providers.tf"
+	providersOverride = "zz_cairn_tftest_override.tf"
+)
+
+// writeOrRemove writes text into the file, or removes the file when
+// there is nothing to write.
+func writeOrRemove(path, text string) error {
+	if text == "" {
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
 }
