@@ -39,9 +39,9 @@ destroyed when the file ends.`,
 			&cli.BoolFlag{Name: "v", Usage: "show the log of every scenario, not only of failures, and the steps of each Terraform test run"},
 			&cli.IntFlag{Name: "parallel", Usage: "run at most `N` scenarios at once", DefaultText: "the number of CPUs"},
 			&cli.BoolFlag{Name: "update", Usage: "rewrite the scenarios' files that a failing cmp compares with"},
-			&cli.StringSliceFlag{Name: "filter", Usage: "run only this Terraform test `FILE` (repeatable)"},
+			&cli.StringSliceFlag{Name: "filter", Usage: "run only this Terraform test `FILE`, and no scenario (repeatable)"},
 			&cli.StringFlag{Name: "test-directory", Value: "tests", Usage: "the `DIR` of Terraform test files, besides the configuration's folder"},
-			&cli.BoolFlag{Name: "json", Usage: "print Terraform test results as JSON lines, in the shape of tofu test -json"},
+			&cli.BoolFlag{Name: "json", Usage: "print Terraform test results as JSON lines, in the shape of tofu test -json (no scenario runs)"},
 		}, varFlags()...),
 		Action: runTests,
 	}
@@ -52,7 +52,8 @@ func runTests(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if ran && !hasScenarios(c) {
+	// -filter and -json are of Terraform test files: no scenario runs.
+	if ran && (!hasScenarios(c) || c.IsSet("filter") || c.Bool("json")) {
 		if failed {
 			return &exitError{code: 1}
 		}
