@@ -78,7 +78,12 @@ func rewrite(f *File, e hcl.Expression, c *Config, ctx *hcl.EvalContext) (string
 	return src, diags
 }
 
-// literal writes a value as an HCL expression.
+// literal writes a value as an HCL expression; a sensitive value (a
+// secret output of a run) stays sensitive.
 func literal(v cty.Value) string {
+	if v.ContainsMarked() {
+		plain, _ := v.UnmarkDeep()
+		return "sensitive(" + string(hclwrite.TokensForValue(plain).Bytes()) + ")"
+	}
 	return string(hclwrite.TokensForValue(v).Bytes())
 }

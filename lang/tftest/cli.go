@@ -188,22 +188,46 @@ func (w *workspace) operate(ctx context.Context, dir string, args []string) (*do
 	return &doc, nil
 }
 
-// outputs reads the stack's outputs, secrets revealed.
+// outputs reads the stack's outputs; a secret one is marked sensitive,
+// and stays so where a later run uses it.
 func (w *workspace) outputs(ctx context.Context, dir string) (cty.Value, error) {
 	out, err := w.cairn(ctx, dir, "stack", "output", "--json", "--show-secrets")
 	if err != nil {
+		return cty.NilVal, err
+	}
+	masked, err := w.cairn(ctx, dir, "stack", "output", "--json")
+	if err != nil {
+		return cty.NilVal, err
+	}
+	var shown map[string]any
+	if err := json.Unmarshal(masked, &shown); err != nil {
 		return cty.NilVal, err
 	}
 	t, err := ctyjson.ImpliedType(out)
 	if err != nil {
 		return cty.NilVal, err
 	}
-	return ctyjson.Unmarshal(out, t)
+	v, err := ctyjson.Unmarshal(out, t)
+	if err != nil || !v.Type().IsObjectType() {
+		return v, err
+	}
+	attrs := v.AsValueMap()
+	for name, a := range attrs {
+		if shown[name] == "[secret]" {
+			attrs[name] = a.Mark(sensitive)
+		}
+	}
+	return cty.ObjectVal(attrs), nil
 }
+
+// sensitive marks the values of secret outputs.
+const sensitive = "sensitive"
 
 // destroy deletes the stack's resources; when that fails it says what is
 // left and how to remove it, and the workspace is kept for that.
 func (w *workspace) destroy(ctx context.Context, dir string) string {
+	// An interrupted test still cleans up.
+	ctx = context.WithoutCancel(ctx)
 	_, err := w.cairn(ctx, dir, "destroy", "--yes")
 	if err == nil {
 		return ""

@@ -195,3 +195,17 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("got %v, want %s", got, want)
 	}
 }
+
+// TestLiteralSensitive checks that a secret output of a run stays
+// sensitive where an assertion uses it.
+func TestLiteralSensitive(t *testing.T) {
+	v := cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("s3cret")}).Mark(sensitive)
+	if got, want := literal(v), `sensitive({
+  a = "s3cret"
+})`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := literal(cty.StringVal("x")); got != `"x"` {
+		t.Errorf("got %s", got)
+	}
+}

@@ -204,7 +204,7 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 		rr.Status, rr.Diags = Error, diags
 		return rr
 	}
-	if err := os.WriteFile(filepath.Join(st.dir, assertFile), []byte(checks), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(st.dir, assertFile), []byte(checks), 0o600); err != nil {
 		rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's assertions", err.Error())}
 		return rr
 	}
@@ -298,13 +298,13 @@ func writeVars(dir string, vars map[string]cty.Value, c *Config) (string, error)
 			obj[name] = v
 		}
 	}
-	v := cty.ObjectVal(obj)
+	v, _ := cty.ObjectVal(obj).UnmarkDeep()
 	data, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
 		return "", err
 	}
 	name := "cairn_tftest.tfvars.json"
-	return name, os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	return name, os.WriteFile(filepath.Join(dir, name), data, 0o600)
 }
 
 func runError(run *Run, summary, detail string) *hcl.Diagnostic {
@@ -337,5 +337,5 @@ func writeOrRemove(path, text string) error {
 		}
 		return nil
 	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return os.WriteFile(path, []byte(text), 0o600)
 }
