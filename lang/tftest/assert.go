@@ -14,24 +14,40 @@ import (
 const checkPrefix = "cairn_tftest_"
 
 // assertFile is the name of the file of check blocks written into the
-// configuration's work copy for a run.
-const assertFile = "zz_cairn_tftest.tf"
+// configuration's work copy for a run, without its extension (.tf, or
+// .hcl in an HCL project).
+const assertFile = "zz_cairn_tftest"
 
 // checksFor renders a run's assertions as check blocks of the
 // configuration c, the i-th named cairn_tftest_<i>. What only the test
 // file knows is written in: run.NAME.X and the test's own
 // variables become their values, output.NAME the output's expression.
-func checksFor(f *File, r *Run, c *Config, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
+// The line each check block ends on comes back too, to tell which
+// assertion an error in the file is about.
+func checksFor(f *File, r *Run, c *Config, ctx *hcl.EvalContext) (string, []int, hcl.Diagnostics) {
 	var b strings.Builder
 	var diags hcl.Diagnostics
+	var ends []int
 	for i, a := range r.Asserts {
 		cond, d := rewrite(f, a.Condition, c, ctx)
 		diags = append(diags, d...)
 		msg, d := rewrite(f, a.ErrorMessage, c, ctx)
 		diags = append(diags, d...)
 		fmt.Fprintf(&b, "check %q {\n  assert {\n    condition = (%s)\n    error_message = %s\n  }\n}\n", fmt.Sprint(checkPrefix, i), cond, msg)
+		ends = append(ends, strings.Count(b.String(), "\n"))
 	}
-	return b.String(), diags
+	return b.String(), ends, diags
+}
+
+// assertAt is the assertion whose check block holds line of the file
+// checksFor wrote, or nil.
+func assertAt(r *Run, ends []int, line int) *Assert {
+	for i, end := range ends {
+		if line <= end {
+			return r.Asserts[i]
+		}
+	}
+	return nil
 }
 
 // rewrite returns the source of e with the references of the test file

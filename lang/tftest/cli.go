@@ -86,7 +86,8 @@ func (w *workspace) stack(ctx context.Context, src string, i int) (string, error
 
 // copyConfig copies a configuration's folder, without its dot folders
 // (but with .terraform, which holds its installed modules), the state
-// files Terraform left and the test files.
+// files Terraform left, the stacks' configuration files and the test
+// files.
 func copyConfig(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -106,7 +107,9 @@ func copyConfig(src, dst string) error {
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if IsTestFile(name) || strings.HasPrefix(name, "terraform.tfstate") || strings.HasPrefix(name, "Pulumi.") || !d.Type().IsRegular() {
+		// The stack configuration files are salted for the user's passphrase.
+		stackConfig := strings.HasPrefix(name, "Pulumi.") && name != "Pulumi.yaml" && name != "Pulumi.yml"
+		if IsTestFile(name) || strings.HasPrefix(name, "terraform.tfstate") || stackConfig || !d.Type().IsRegular() {
 			return nil
 		}
 		data, err := os.ReadFile(path)

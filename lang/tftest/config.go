@@ -23,6 +23,9 @@ type Config struct {
 	Providers map[string]bool
 	// Blocks are the keys (NAME, NAME.ALIAS) of its provider blocks.
 	Blocks map[string]bool
+	// Ext is the extension of its program files: .tf, or .hcl in an HCL
+	// project.
+	Ext string
 }
 
 // declaresProvider reports whether a provider block of the key (NAME or
@@ -36,7 +39,8 @@ type Object struct {
 	Value   hcl.Expression // an output's value, a local's expression
 }
 
-// LoadConfig reads the .tf (and .tofu) files of dir. Errors in them are
+// LoadConfig reads the .tf (and .tofu) files of dir, or the *.hcl files
+// of an HCL project. Errors in them are
 // left to the run to report: a test of a broken configuration fails its
 // first run, as in tofu test.
 func LoadConfig(dir string) (*Config, error) {
@@ -45,9 +49,22 @@ func LoadConfig(dir string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A folder without .tf files is an HCL project: its *.hcl files.
+	tf := false
+	for _, e := range entries {
+		tf = tf || strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tofu")
+	}
+	c.Ext = ".tf"
+	if !tf {
+		c.Ext = ".hcl"
+	}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || !(strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tofu")) {
+		program := strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tofu")
+		if !tf {
+			program = strings.HasSuffix(name, ".hcl") && !IsTestFile(name)
+		}
+		if e.IsDir() || strings.HasPrefix(name, ".") || !program {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(dir, name))

@@ -144,7 +144,7 @@ func TestChecksFor(t *testing.T) {
 	}
 	ctx := (&Runner{Dir: c.Dir}).evalContext(map[string]cty.Value{"prev": cty.ObjectVal(map[string]cty.Value{"o": cty.StringVal("A")})},
 		map[string]cty.Value{"extra": cty.NumberIntVal(2)})
-	got, diags := checksFor(f, f.Runs[0], c, ctx)
+	got, _, diags := checksFor(f, f.Runs[0], c, ctx)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -207,5 +207,30 @@ func TestLiteralSensitive(t *testing.T) {
 	}
 	if got := literal(cty.StringVal("x")); got != `"x"` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestLoadConfigHCLProject checks that a folder without .tf files is read
+// from its *.hcl files, test files left out, and its checks go to .hcl.
+func TestLoadConfigHCLProject(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"main.hcl":        "resource \"random_pet\" \"p\" {}\n",
+		"a.tftest.hcl":    "run \"x\" {}\n",
+		"Pulumi.yaml":     "name: p\nruntime: hcl\n",
+		"outputs.hcl":     "output \"o\" {\n  value = random_pet.p.id\n}\n",
+		"notes.txt":       "",
+		"variables.tf.md": "",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Ext != ".hcl" || c.Objects["random_pet.p"] == nil || c.Objects["output.o"] == nil || len(c.Files) != 2 {
+		t.Errorf("read %v files, ext %s, objects %v", len(c.Files), c.Ext, c.Objects)
 	}
 }

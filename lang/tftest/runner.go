@@ -199,12 +199,12 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 		return rr
 	}
 	evalCtx := r.evalContext(outputs, vars)
-	checks, diags := checksFor(f, run, st.config, evalCtx)
+	checks, ends, diags := checksFor(f, run, st.config, evalCtx)
 	if diags.HasErrors() {
 		rr.Status, rr.Diags = Error, diags
 		return rr
 	}
-	if err := os.WriteFile(filepath.Join(st.dir, assertFile), []byte(checks), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(st.dir, assertFile+st.config.Ext), []byte(checks), 0o600); err != nil {
 		rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's assertions", err.Error())}
 		return rr
 	}
@@ -214,7 +214,7 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 		return rr
 	}
 	for name, text := range map[string]string{providersFile: plain, providersOverride: override} {
-		if err := writeOrRemove(filepath.Join(st.dir, name), text); err != nil {
+		if err := writeOrRemove(filepath.Join(st.dir, name+st.config.Ext), text); err != nil {
 			rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's providers", err.Error())}
 			return rr
 		}
@@ -233,7 +233,7 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 	if r.Verbose {
 		rr.Detail = doc.steps()
 	}
-	judge(rr, run, st.config, doc)
+	judge(rr, run, st.config, doc, ends)
 	if rr.Status != Error && run.Command == "apply" {
 		o, err := work.outputs(ctx, st.dir)
 		if err != nil {
@@ -324,8 +324,8 @@ func randomHex(n int) string {
 // The files of a work copy holding the provider blocks a run gives the
 // configuration: new ones, and those replacing the configuration's.
 const (
-	providersFile     = "zz_cairn_tftest_providers.tf"
-	providersOverride = "zz_cairn_tftest_override.tf"
+	providersFile     = "zz_cairn_tftest_providers"
+	providersOverride = "zz_cairn_tftest_override"
 )
 
 // writeOrRemove writes text into the file, or removes the file when

@@ -21,7 +21,7 @@ var (
 // assertions that failed (check blocks cairn_tftest_<i>), the failures
 // it expected (of variables, outputs, checks and resources, by the
 // position of the error) and the errors it did not.
-func judge(rr *RunResult, run *Run, c *Config, doc *document) {
+func judge(rr *RunResult, run *Run, c *Config, doc *document, ends []int) {
 	expected := map[string]bool{}
 	happened := map[string]bool{}
 	for _, tr := range run.ExpectFailures {
@@ -48,6 +48,13 @@ func judge(rr *RunResult, run *Run, c *Config, doc *document) {
 		if m := positioned.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
+			if a := assertAt(run, ends, line); a != nil && m[1] == assertFile+c.Ext {
+				// An assertion that cannot be evaluated, at its condition.
+				rr.Diags = append(rr.Diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid assertion",
+					Detail: strings.TrimPrefix(msg, m[0]), Subject: a.Condition.Range().Ptr()})
+				rr.Status = Error
+				continue
+			}
 			if addr := c.At(m[1], line, col); addr != "" && expected[addr] {
 				happened[addr] = true
 				continue
