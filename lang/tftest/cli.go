@@ -132,7 +132,7 @@ func (w *workspace) cairn(ctx context.Context, dir string, args ...string) ([]by
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.Bytes(), fmt.Errorf("cairn %s: %v\n%s", strings.Join(args[6:], " "), err, strings.TrimSpace(stderr.String()))
+		return stdout.Bytes(), fmt.Errorf("cairn %s: %v\n%s", strings.Join(args[7:], " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }
@@ -255,8 +255,11 @@ func (w *workspace) destroy(ctx context.Context, dir string) string {
 			left = strings.Join(urns, "\n")
 		}
 	}
-	return fmt.Sprintf("Destroying the test's stack failed: %v\nLeft in it:\n%s\nRemove them with:\n  CAIRN_HOME=%s CAIRN_BACKEND_URL=file://%s CAIRN_CONFIG_PASSPHRASE_FILE=%s %s destroy --cwd %s --stack %s --yes\nthen delete %s.",
-		err, left, filepath.Join(w.dir, "home"), filepath.Join(w.dir, "state"), filepath.Join(w.dir, "passphrase"), w.cli.Cairn, dir, stackName, w.dir)
+	env := fmt.Sprintf("CAIRN_HOME=%s CAIRN_BACKEND_URL=file://%s CAIRN_CONFIG_PASSPHRASE_FILE=%s",
+		filepath.Join(w.dir, "home"), filepath.Join(w.dir, "state"), filepath.Join(w.dir, "passphrase"))
+	return fmt.Sprintf("Destroying the test's stack failed: %v\nLeft in it:\n%s\nRemove them with:\n  %s %s destroy --cwd %s --stack %s --yes\n"+
+		"(a protected resource first needs: %s %s state unprotect --cwd %s --stack %s URN)\nthen delete %s.",
+		err, left, env, w.cli.Cairn, dir, stackName, env, w.cli.Cairn, dir, stackName, w.dir)
 }
 
 func (w *workspace) remove() { _ = os.RemoveAll(w.dir) }

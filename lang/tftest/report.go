@@ -20,6 +20,8 @@ type Reporter struct {
 	Version string
 
 	passed, failed, errored, skipped int
+	// leftovers counts files whose cleanup failed.
+	leftovers int
 }
 
 // Start announces the files and their runs.
@@ -73,6 +75,8 @@ func (p *Reporter) File(res *FileResult) {
 	}
 	if len(res.Runs) == 0 && res.Status == Error {
 		p.errored++
+	} else if res.Diags.HasErrors() {
+		p.leftovers++ // the runs passed, but the cleanup failed
 	}
 	for _, d := range res.Diags {
 		if p.JSON {
@@ -87,7 +91,7 @@ func (p *Reporter) File(res *FileResult) {
 func (p *Reporter) Summary() {
 	failed := p.failed + p.errored
 	verdict := "Success!"
-	if failed > 0 {
+	if p.Failed() {
 		verdict = "Failure!"
 	}
 	line := fmt.Sprintf("%s %d passed, %d failed.", verdict, p.passed, failed)
@@ -96,7 +100,7 @@ func (p *Reporter) Summary() {
 	}
 	if p.JSON {
 		status := "pass"
-		if p.errored > 0 {
+		if p.errored > 0 || p.leftovers > 0 {
 			status = "error"
 		} else if p.failed > 0 {
 			status = "fail"
@@ -108,8 +112,9 @@ func (p *Reporter) Summary() {
 	fmt.Fprintln(p.Out, line)
 }
 
-// Failed reports whether any run failed or erred.
-func (p *Reporter) Failed() bool { return p.failed+p.errored > 0 }
+// Failed reports whether any run failed or erred, or a file's cleanup
+// failed.
+func (p *Reporter) Failed() bool { return p.failed+p.errored+p.leftovers > 0 }
 
 func (p *Reporter) count(s Status) {
 	switch s {
