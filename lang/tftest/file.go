@@ -3,6 +3,7 @@ package tftest
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -248,7 +249,8 @@ func traversalList(e hcl.Expression) ([]hcl.Traversal, hcl.Diagnostics) {
 }
 
 // Discover lists the test files of the configuration in dir: those in
-// dir and in its test folder (testDir, relative to dir), in name order.
+// dir and in its test folder (testDir, relative to dir), in name order;
+// of NAME.tftest.hcl and NAME.tofutest.hcl, the latter, as in OpenTofu.
 func Discover(dir, testDir string) ([]string, error) {
 	var out []string
 	for _, sub := range []string{".", testDir} {
@@ -258,6 +260,10 @@ func Discover(dir, testDir string) ([]string, error) {
 		}
 		var names []string
 		for _, m := range matches {
+			// OpenTofu reads NAME.tofutest.hcl instead of NAME.tftest.hcl.
+			if twin := strings.TrimSuffix(m, ".tftest.hcl") + ".tofutest.hcl"; twin != m && slices.Contains(matches, twin) {
+				continue
+			}
 			if IsTestFile(m) {
 				rel, _ := filepath.Rel(dir, m)
 				names = append(names, filepath.ToSlash(rel))

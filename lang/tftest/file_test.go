@@ -178,7 +178,7 @@ func TestAt(t *testing.T) {
 // folder's, then the test folder's.
 func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"b.tftest.hcl", "a.tofutest.hcl", "main.tf", "x.hcl", "tests/c.tftest.hcl", "tests/d.txtar", "other/e.tftest.hcl"} {
+	for _, name := range []string{"b.tftest.hcl", "a.tofutest.hcl", "main.tf", "x.hcl", "tests/c.tftest.hcl", "tests/d.txtar", "other/e.tftest.hcl", "tests/f.tftest.hcl", "tests/f.tofutest.hcl"} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -191,7 +191,7 @@ func TestDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "a.tofutest.hcl b.tftest.hcl tests/c.tftest.hcl"; strings.Join(got, " ") != want {
+	if want := "a.tofutest.hcl b.tftest.hcl tests/c.tftest.hcl tests/f.tofutest.hcl"; strings.Join(got, " ") != want {
 		t.Errorf("got %v, want %s", got, want)
 	}
 }
