@@ -1,0 +1,11 @@
+variable "prefix" {
+  type = string
+}
+
+resource "terraform_data" "bucket" {
+  input = "${var.prefix}-bucket"
+}
+
+output "bucket" {
+  value = terraform_data.bucket.output
+}
