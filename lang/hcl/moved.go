@@ -208,8 +208,8 @@ func (m *module) moved(b *hcl.Block) {
 	}
 }
 
-// impliedMove adds the move Terraform implies when count is added to or
-// taken from a resource or module call: the object without a key becomes
+// impliedMove adds the move OpenTofu implies when count is added to or
+// taken from a resource or module call (Terraform, of a resource only): the object without a key becomes
 // instance [0], or instance [0] the object without a key, unless a moved
 // block moves it elsewhere, in Terraform files. Aliases of objects the
 // state does not hold change nothing.

@@ -1,6 +1,6 @@
-# A resource with prevent_destroy = true removed with a removed block
-# that destroys it (change/): the resource block and its lifecycle are
-# gone, so both plan its delete.
+# A resource with prevent_destroy = true named by a removed block without
+# a lifecycle block (change/): OpenTofu forgets it, its prevent_destroy
+# gone with its block, and Cairn too.
 resource "terraform_data" "r" {
   input = "r"
 
