@@ -215,7 +215,9 @@ type Moved struct {
 }
 
 // MovedModule is a module instance a resource moved out of: its name with
-// its key (site, site[0]) and its component's type.
+// its key (site, site[0]) and its component's type, empty when the
+// module call is no longer declared (the old resource is then found by
+// its name and type alone).
 type MovedModule struct {
 	Name, Type string
 }

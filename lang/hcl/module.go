@@ -146,6 +146,7 @@ func (m *module) call(b *hcl.Block) {
 	}
 	mod.Type = "hcl:module:" + typeToken(moduleName(srcText, dir))
 	m.expansion(content, &mod.Expansion)
+	m.impliedMove("module", name, mod.Expansion, &mod.Options.Moved, b.DefRange)
 	m.moduleLifecycle(content.Blocks, mod)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {

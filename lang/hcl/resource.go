@@ -49,6 +49,7 @@ func (m *module) resource(b *hcl.Block) {
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh.inputs, rng: b.DefRange}
 	m.expansion(content, &r.Expansion)
+	m.impliedMove(typeName, r.Name, r.Expansion, &r.Options.Moved, b.DefRange)
 	if d := content.Attributes["depends_on"]; d != nil {
 		r.Options.DependsOn = d.Expr
 	}
