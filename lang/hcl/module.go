@@ -149,7 +149,7 @@ func (m *module) call(b *hcl.Block) {
 	m.moduleLifecycle(content.Blocks, mod)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
-		mod.Options.DependsOn = d.Expr
+		mod.Options.DependsOn = m.dependsOn(d.Expr)
 	}
 	if p := content.Attributes["providers"]; p != nil {
 		mod.Options.Providers = passedProviders(p.Expr, m.defaultProviders(b.DefRange))
