@@ -31,7 +31,3 @@ output "map" {
 output "object" {
   value = local.o.shape
 }
-
-output "sensitive_is_plain" {
-  value = local.o.secret
-}
