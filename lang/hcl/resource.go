@@ -60,9 +60,10 @@ func (m *module) resource(b *hcl.Block) {
 	m.provisioners(content.Blocks, r, typeName)
 }
 
-// escaped merges into the arguments of a resource, data or ephemeral block
-// those of its escaping block "_", which holds the arguments of the type
-// whose names are meta-arguments' (count, lifecycle), as OpenTofu allows.
+// escaped merges into the arguments of a resource, data, ephemeral,
+// module or provider block those of its escaping block "_", which holds
+// the arguments (of the type, the module or the provider) whose names
+// are meta-arguments' (count, lifecycle), as OpenTofu allows.
 func (m *module) escaped(blocks hcl.Blocks, body hcl.Body) hcl.Body {
 	var first *hcl.Block
 	for _, b := range blocks.OfType("_") {
@@ -128,7 +129,7 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 
 var providerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "for_each"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "_"}},
 }
 
 // provider decodes a provider block: a provider resource, the default
@@ -143,6 +144,7 @@ func (m *module) provider(b *hcl.Block) {
 	m.l.pkgs.declared[pkg] = true
 	content, body, diags := b.Body.PartialContent(providerSchema)
 	m.report(diags)
+	body = m.escaped(content.Blocks, body)
 	alias := ""
 	if a := content.Attributes["alias"]; a != nil {
 		v, diags := a.Expr.Value(nil)

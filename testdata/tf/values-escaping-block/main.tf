@@ -1,6 +1,6 @@
-# The escaping block "_" holds a resource's or data source's arguments
-# whose names would be meta-arguments', here arguments of any name, as
-# OpenTofu takes them.
+# The escaping block "_" holds the arguments of a resource, a data
+# source or a module call whose names would be meta-arguments', here
+# arguments of any name, as OpenTofu takes them.
 resource "terraform_data" "a" {
   count = 2
   _ {
@@ -20,6 +20,17 @@ data "terraform_remote_state" "r" {
     backend = "local"
     config  = { path = "other.tfstate" }
   }
+}
+
+module "m" {
+  source = "./m"
+  _ {
+    name = "escaped input"
+  }
+}
+
+output "module" {
+  value = module.m.name
 }
 
 output "a" {

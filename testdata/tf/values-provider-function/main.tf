@@ -8,7 +8,9 @@ terraform {
 }
 
 provider "cairnfw" {
-  dir = "store"
+  _ {
+    dir = "store" # the provider's own argument, through an escaping block
+  }
 }
 
 variable "secret" {
