@@ -451,4 +451,7 @@ type Dialect struct {
 	// with a call of ToSet as the hint. Empty, a list or tuple of strings
 	// is taken too (Pulumi YAML's forEach).
 	ToSet string
+	// OmitNullOutputs leaves the stack's outputs whose value is null out
+	// of its outputs, as Terraform leaves out a root module's.
+	OmitNullOutputs bool
 }

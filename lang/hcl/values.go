@@ -156,7 +156,7 @@ func (m *module) output(b *hcl.Block) {
 		m.res.deprecated[o.Name] = msg
 	}
 	if d := content.Attributes["depends_on"]; d != nil {
-		o.DependsOn = d.Expr
+		o.DependsOn = m.dependsOn(d.Expr)
 	}
 	for _, p := range content.Blocks {
 		o.Preconditions = append(o.Preconditions, m.assertion(p.Body))
