@@ -12,7 +12,7 @@ EXTERNAL = pulumi-language-nodejs pulumi-language-yaml tofu node npm chromium
 test: fmt vet nodejs-deps
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
 		echo "SKIPPED: $$b is not on PATH, so the tests that need it will skip"; done
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 60m ./...
 
 # race runs the tests of the packages that run goroutines of their own (the
 # engine, the evaluator, the plugin host, the Terraform provider client and
