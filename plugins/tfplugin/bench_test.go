@@ -69,14 +69,25 @@ func BenchmarkNullReadCalls(b *testing.B) {
 }
 
 // BenchmarkNullDestroyCalls is the floor of a destroy: one
-// ApplyResourceChange to null per resource.
+// ApplyResourceChange to null per resource, after a PlanResourceChange to
+// null, which a provider that declares plan_destroy (as hashicorp/null
+// does) must be asked first.
 func BenchmarkNullDestroyCalls(b *testing.B) {
 	n := startNull(b)
 	states := n.created(b)
 	none := n.encode(cty.NullVal(n.ty))
 	n.measure(b, func(i int) error {
+		planned := none
+		if n.planDestroy {
+			resp, err := n.p.rpc.PlanResourceChange(n.ctx, &tfplugin6.PlanResourceChange_Request{TypeName: "null_resource",
+				PriorState: states[i], ProposedNewState: none, Config: none})
+			if err != nil {
+				return err
+			}
+			planned = resp.GetPlannedState()
+		}
 		_, err := n.p.rpc.ApplyResourceChange(n.ctx, &tfplugin6.ApplyResourceChange_Request{TypeName: "null_resource",
-			PriorState: states[i], PlannedState: none, Config: none})
+			PriorState: states[i], PlannedState: planned, Config: none})
 		return err
 	})
 }
@@ -86,6 +97,8 @@ type nullBench struct {
 	ctx context.Context
 	p   *process
 	ty  cty.Type // null_resource's
+	// planDestroy is set when the provider asks to plan destroys.
+	planDestroy bool
 }
 
 // startNull starts terraform-provider-null, reads its schema and configures
@@ -100,9 +113,11 @@ func startNull(b *testing.B) *nullBench {
 		b.Fatal(err)
 	}
 	b.Cleanup(n.p.kill)
-	if _, err := n.p.rpc.GetProviderSchema(n.ctx, &tfplugin6.GetProviderSchema_Request{}); err != nil {
+	schema, err := n.p.rpc.GetProviderSchema(n.ctx, &tfplugin6.GetProviderSchema_Request{})
+	if err != nil {
 		b.Fatal(err)
 	}
+	n.planDestroy = schema.GetServerCapabilities().GetPlanDestroy()
 	empty, err := encode(cty.EmptyObjectVal, cty.EmptyObject)
 	if err != nil {
 		b.Fatal(err)
