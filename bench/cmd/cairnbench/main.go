@@ -76,6 +76,9 @@ type bench struct {
 	nullProvider, nullVersion, tfConfig string
 	// tools are the Terraform tools found, measured beside cairn.
 	tools []tool
+	// floorTest is plugins/tfplugin's test binary, which measures the
+	// floors of the stacks of null_resource; "" for none.
+	floorTest string
 }
 
 func main() {
@@ -100,12 +103,14 @@ func main() {
 	flag.StringVar(&b.nullProvider, "null-provider", lookPath("terraform-provider-null"), "hashicorp/null's provider binary (default: terraform-provider-null on PATH)")
 	flag.StringVar(&b.nullVersion, "null-version", "3.3.1", "the version the null provider binary is filed as")
 	nullSizes := flag.String("null-n", "1000", "sizes of the stacks of null_resource (\"\" for none)")
+	nullChainSizes := flag.String("null-chain-n", "", "sizes of the stacks of null_resource chained through their triggers (\"\" for none)")
+	floors := flag.Bool("floors", true, "measure the floors of the stacks of null_resource after each run (go test -c ./plugins/tfplugin)")
 	tofu := flag.String("tofu", lookPath("tofu"), "OpenTofu's binary, measured on the stacks of null_resource (default: tofu on PATH)")
 	terraform := flag.String("terraform", lookPath("terraform"), "Terraform's binary, measured on the stacks of null_resource (default: terraform on PATH)")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
-	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
+	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency, floors: *floors}
 	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel),
 		ints(&p.previews, "-preview-n", *previews))
 	switch {
@@ -130,10 +135,11 @@ func main() {
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
 	}
-	if *nullSizes != "" && b.nullProvider == "" {
+	if *nullSizes+*nullChainSizes != "" && b.nullProvider == "" {
 		fmt.Fprintln(os.Stderr, "SKIPPED: terraform-provider-null is not on PATH (or -null-provider), so the rows of hashicorp/null (Cairn, OpenTofu, Terraform) are left out")
-	} else if *nullSizes != "" {
-		err = errors.Join(err, ints(&p.nulls, "-null-n", *nullSizes), b.findTools(map[string]string{"OpenTofu": *tofu, "Terraform": *terraform}))
+	} else if *nullSizes+*nullChainSizes != "" {
+		err = errors.Join(err, ints(&p.nulls, "-null-n", *nullSizes), ints(&p.nullChains, "-null-chain-n", *nullChainSizes),
+			b.findTools(map[string]string{"OpenTofu": *tofu, "Terraform": *terraform}))
 	}
 	if err == nil {
 		err = b.main(p)
@@ -159,9 +165,14 @@ func (b *bench) main(p plan) error {
 		return err
 	}
 	defer os.RemoveAll(b.work)
-	if len(p.nulls) > 0 {
+	if len(p.nulls)+len(p.nullChains) > 0 {
 		if err := b.nullMirror(); err != nil {
 			return fmt.Errorf("the null provider: %w", err)
+		}
+		if p.floors && len(p.nulls) > 0 {
+			if err := b.buildFloors(); err != nil {
+				return err
+			}
 		}
 	}
 	if len(p.postgres) > 0 {
