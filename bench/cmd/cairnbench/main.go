@@ -13,7 +13,10 @@
 // null_resource are also taken through the same phases by OpenTofu (tofu)
 // and Terraform (terraform) when they are on PATH, on the same provider
 // binary, and the table is followed by how many times longer each took
-// than cairn.
+// than cairn; cairn's cells of them show the floor of the phase, the bare
+// provider calls it needs (plugins/tfplugin's BenchmarkNull*Calls, run
+// after each run), and the ratio to it. -null-chain-n adds stacks of
+// null_resource chained through their triggers.
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
