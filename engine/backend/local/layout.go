@@ -14,8 +14,7 @@ import (
 )
 
 // layout names the files of Pulumi's DIY layout (meta.yaml version 1,
-// project-scoped stacks) under a backend directory, plus Cairn's journals
-// and stack tags:
+// project-scoped stacks) under a backend directory, plus Cairn's journals:
 //
 //	.pulumi/meta.yaml
 //	.pulumi/stacks/<project>/<stack>.json[.gz]       the state
@@ -23,7 +22,7 @@ import (
 //	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json[.gz]
 //	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json[.gz]
 //	.pulumi/locks/organization/<project>/<stack>/cairn.json
-//	.pulumi/tags/<project>/<stack>.json
+//	.pulumi/stacks/<project>/<stack>.pulumi-tags     the stack's tags
 type layout struct {
 	root string // DIR/.pulumi
 }
@@ -68,7 +67,13 @@ func (l layout) history(ref backend.StackRef) string {
 	return filepath.Join(l.root, "history", ref.Project, ref.Name)
 }
 
+// tags is the stack's tags file, Pulumi's.
 func (l layout) tags(ref backend.StackRef) string {
+	return filepath.Join(l.stacksDir(), ref.Project, ref.Name+".pulumi-tags")
+}
+
+// oldTags is where Cairn kept a stack's tags before it used Pulumi's file.
+func (l layout) oldTags(ref backend.StackRef) string {
 	return filepath.Join(l.root, "tags", ref.Project, ref.Name+".json")
 }
 
