@@ -14,16 +14,19 @@ import (
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
 )
 
-// backendURL is the backend the user chose: CAIRN_BACKEND_URL, then
-// PULUMI_BACKEND_URL, else the local backend under CAIRN_HOME.
-func backendURL(home string) string {
+// chosenBackendURL is the backend the user chose: CAIRN_BACKEND_URL, then
+// PULUMI_BACKEND_URL; "" when neither is set.
+func chosenBackendURL() string {
 	for _, v := range []string{"CAIRN_BACKEND_URL", "PULUMI_BACKEND_URL"} {
 		if u := os.Getenv(v); u != "" {
 			return u
 		}
 	}
-	return "file://" + filepath.Join(home, "state")
+	return ""
 }
+
+// defaultBackendURL is the local backend under CAIRN_HOME.
+func defaultBackendURL(home string) string { return "file://" + filepath.Join(home, "state") }
 
 // openBackend opens the backend of a URL: file:// or postgres://. Locks
 // taken on a PostgreSQL backend record CAIRN_HOSTNAME as their host, when
