@@ -341,7 +341,9 @@ func (b *Backend) Where(workspace string) string {
 	return redactURL(b.s("address"))
 }
 
-// localPath is the file of a workspace's state in the local backend.
+// localPath is the file of a workspace's state in the local backend:
+// path for the default workspace, as in Terraform, and
+// <workspace_dir>/<workspace>/terraform.tfstate for the others.
 func (b *Backend) localPath(workspace string) string {
 	path := b.s("path")
 	if path == "" {
@@ -352,7 +354,7 @@ func (b *Backend) localPath(workspace string) string {
 		if dir == "" {
 			dir = "terraform.tfstate.d"
 		}
-		path = filepath.Join(dir, workspace, filepath.Base(path))
+		path = filepath.Join(dir, workspace, "terraform.tfstate")
 	}
 	if !filepath.IsAbs(path) && b.dir != "" {
 		path = filepath.Join(b.dir, path)

@@ -138,7 +138,7 @@ func TestFromURL(t *testing.T) {
 		{"s3://states/net/terraform.tfstate?region=eu-west-1&use_path_style=true", "s3://states/net/terraform.tfstate", "default"},
 		{"gs://states/net/prod.tfstate", "gs://states/net/prod.tfstate", "prod"},
 		{"azblob://tf/net.tfstate?storage_account=acct", "azblob://tf/net.tfstate (storage account acct)", "default"},
-		{"https://me:pw@state.example/net", "https://me:xxxxx@state.example/net", "default"},
+		{"https://me:pw@state.example/net", "https://state.example/net", "default"},
 	} {
 		b, ws, err := FromURL(c.url, nil)
 		if err != nil {

@@ -56,11 +56,11 @@ func (b *Backend) CairnURL() (string, error) {
 				return "", inBlock(k, "Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login)")
 			}
 		}
-		u := &url.URL{Scheme: "gs", Host: b.s("bucket"), Path: "/" + strings.Trim(b.s("prefix"), "/") + Suffix}
-		if e := b.s("storage_custom_endpoint"); e != "" {
-			u.RawQuery = url.Values{"endpoint": {e}}.Encode()
+		if b.s("storage_custom_endpoint") != "" {
+			return "", &ArgError{Arg: "storage_custom_endpoint", Summary: "Custom endpoint", Detail: "Cairn keeps its stacks on Google Cloud Storage " +
+				"at Google's endpoint, or an emulator's named by STORAGE_EMULATOR_HOST; set CAIRN_BACKEND_URL to keep them elsewhere"}
 		}
-		return u.String(), nil
+		return (&url.URL{Scheme: "gs", Host: b.s("bucket"), Path: "/" + strings.Trim(b.s("prefix"), "/") + Suffix}).String(), nil
 	case "azurerm":
 		for _, k := range []string{"access_key", "sas_token"} {
 			if b.s(k) != "" {
