@@ -6,57 +6,37 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/diy"
 )
 
-// layout names the files of Pulumi's DIY layout (meta.yaml version 1,
-// project-scoped stacks) under a backend directory, plus Cairn's journals
-// and stack tags:
-//
-//	.pulumi/meta.yaml
-//	.pulumi/stacks/<project>/<stack>.json            the state
-//	.pulumi/journals/<project>/<stack>.journal       the running operation's journal
-//	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json
-//	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json
-//	.pulumi/locks/organization/<project>/<stack>/cairn.json
-//	.pulumi/tags/<project>/<stack>.json
+// layout names the files of Pulumi's DIY layout under a backend directory,
+// as package diy names them (shared with the bucket backend).
 type layout struct {
 	root string // DIR/.pulumi
 }
 
-func (l layout) meta() string { return filepath.Join(l.root, "meta.yaml") }
-
-func (l layout) stacksDir() string { return filepath.Join(l.root, "stacks") }
-
-func (l layout) stack(ref backend.StackRef) string {
-	return filepath.Join(l.stacksDir(), ref.Project, ref.Name+".json")
+// path is the file of a name of package diy.
+func (l layout) path(name string) string {
+	return filepath.Join(filepath.Dir(l.root), filepath.FromSlash(name))
 }
 
-func (l layout) journal(ref backend.StackRef) string {
-	return filepath.Join(l.root, "journals", ref.Project, ref.Name+".journal")
-}
+func (l layout) meta() string { return l.path(diy.Meta) }
 
-func (l layout) backups(ref backend.StackRef) string {
-	return filepath.Join(l.root, "backups", ref.Project, ref.Name)
-}
+func (l layout) stacksDir() string { return l.path(diy.StacksDir) }
 
-func (l layout) history(ref backend.StackRef) string {
-	return filepath.Join(l.root, "history", ref.Project, ref.Name)
-}
+func (l layout) stack(ref backend.StackRef) string { return l.path(diy.Stack(ref)) }
 
-func (l layout) tags(ref backend.StackRef) string {
-	return filepath.Join(l.root, "tags", ref.Project, ref.Name+".json")
-}
+func (l layout) journal(ref backend.StackRef) string { return l.path(diy.Journal(ref)) }
 
-func (l layout) locks(ref backend.StackRef) string {
-	return filepath.Join(l.root, "locks", backend.Organization, ref.Project, ref.Name)
-}
+func (l layout) backups(ref backend.StackRef) string { return l.path(diy.Backups(ref)) }
 
-// layoutVersion is the DIY layout Cairn reads and writes.
-const layoutVersion = 1
+func (l layout) history(ref backend.StackRef) string { return l.path(diy.History(ref)) }
+
+func (l layout) tags(ref backend.StackRef) string { return l.path(diy.Tags(ref)) }
+
+func (l layout) locks(ref backend.StackRef) string { return l.path(diy.Locks(ref)) }
 
 // ensureMeta checks the layout version of the directory, writing
 // meta.yaml in a new one.
@@ -70,18 +50,10 @@ func (l layout) ensureMeta() error {
 		if err := os.MkdirAll(l.root, dirMode); err != nil {
 			return err
 		}
-		return writeFileAtomic(l.meta(), []byte("version: "+strconv.Itoa(layoutVersion)+"\n"))
+		return writeFileAtomic(l.meta(), diy.MetaContent())
 	}
 	if err != nil {
 		return err
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "version:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == layoutVersion {
-				return nil
-			}
-			return fmt.Errorf("%s: layout version %s; Cairn reads version %d (run `pulumi state upgrade`)", l.meta(), strings.TrimSpace(v), layoutVersion)
-		}
-	}
-	return fmt.Errorf("%s has no version; it is corrupt, or not a state directory", l.meta())
+	return diy.CheckMeta(data, l.meta())
 }
