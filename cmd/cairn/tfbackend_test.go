@@ -7,17 +7,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-iac/cairn/internal/objtest"
 )
 
 // TestTerraformBackends runs the scenarios of testdata/tfbackend, in
 // which OpenTofu keeps states in the backends of real servers and Cairn
 // reads them: terraform_remote_state must give the outputs OpenTofu's
 // does, and a state moved in with `cairn stack import --from-terraform`
-// must preview no changes. Without tofu the test says so and skips (fails
-// under CAIRN_REQUIRE_TOFU=1).
+// must preview no changes. pg.txtar starts PostgreSQL itself; s3.txtar
+// runs against VersityGW, gcs.txtar and azurerm.txtar (Cairn's stacks
+// beside the state, no tofu) against fake-gcs-server and Azurite, started
+// here. Without tofu the test says so and skips (fails under
+// CAIRN_REQUIRE_TOFU=1); without a server, its scenario does (fails under
+// CAIRN_REQUIRE_OBJECT_STORAGE=1).
 func TestTerraformBackends(t *testing.T) {
 	if _, err := exec.LookPath("tofu"); err != nil {
 		if os.Getenv(requireTofuEnv) == "1" {
@@ -26,8 +33,39 @@ func TestTerraformBackends(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "SKIPPED: tofu is not on PATH")
 		t.Skip("SKIPPED: tofu is not on PATH")
 	}
+	dir := filepath.Join("..", "..", "testdata", "tfbackend")
+	t.Run("pg", func(t *testing.T) {
+		testscript.Run(t, tfBackendParams(filepath.Join(dir, "pg.txtar"), nil))
+	})
+	for _, store := range []struct {
+		name  string
+		start func(testing.TB) *objtest.Store
+	}{{"s3", objtest.S3}, {"gcs", objtest.GCS}, {"azurerm", objtest.Azure}} {
+		t.Run(store.name, func(t *testing.T) {
+			srv := store.start(t).Server
+			testscript.Run(t, tfBackendParams(filepath.Join(dir, store.name+".txtar"), func(e *testscript.Env) error {
+				st, err := srv.NewBucket()
+				if err != nil {
+					return err
+				}
+				for _, kv := range st.Env {
+					name, value, _ := strings.Cut(kv, "=")
+					e.Setenv(name, value)
+				}
+				e.Setenv("BUCKET", st.Bucket)
+				e.Setenv("ENDPOINT", st.Endpoint)
+				return nil
+			}))
+		})
+	}
+}
+
+// tfBackendParams runs one scenario of testdata/tfbackend, with tofu's
+// settings and Cairn's default backend (no CAIRN_BACKEND_URL), and more
+// setup when given.
+func tfBackendParams(file string, more func(*testscript.Env) error) testscript.Params {
 	p := scriptParams(nil)
-	p.Dir, p.UpdateScripts = filepath.Join("..", "..", "testdata", "tfbackend"), false
+	p.Dir, p.Files, p.UpdateScripts = "", []string{file}, false
 	p.Cmds["outputscmp"] = outputsCmpCmd
 	setup := p.Setup
 	p.Setup = func(e *testscript.Env) error {
@@ -38,9 +76,12 @@ func TestTerraformBackends(t *testing.T) {
 		e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
 		e.Setenv("CHECKPOINT_DISABLE", "1")
 		e.Setenv("TF_IN_AUTOMATION", "1")
+		if more != nil {
+			return more(e)
+		}
 		return nil
 	}
-	testscript.Run(t, p)
+	return p
 }
 
 // outputsCmpCmd compares the outputs `tofu output -json` wrote to one
