@@ -59,7 +59,7 @@ type Store struct {
 	Bucket string
 	// URL is the bucket's URL as Cairn and `pulumi login` take it:
 	// s3://BUCKET?endpoint=…&region=…&use_path_style=true, gs://BUCKET,
-	// azblob://BUCKET.
+	// azblob://BUCKET?domain=…&protocol=http&localemu=true.
 	URL string
 }
 
@@ -196,6 +196,9 @@ func (s *Server) NewBucket() (*Store, error) {
 				_, err = client.CreateContainer(ctx, name, nil)
 			}
 		}
+		// gocloud.dev reads the AZURE_STORAGE_* variables once per
+		// process; the URL names this server whatever they said.
+		st.URL += "?domain=" + strings.TrimPrefix(s.Endpoint, "http://") + "&protocol=http&localemu=true"
 	}
 	if err != nil {
 		return nil, fmt.Errorf("making bucket %s on %s (%s): %w", name, s.program, s.Endpoint, err)
