@@ -21,9 +21,15 @@ func (s *session) backendURL() (string, error) {
 	if u := chosenBackendURL(); u != "" {
 		return u, nil
 	}
+	def := defaultBackendURL(s.home)
 	tf, err := terraformBackend(s.terraformDir())
 	if err != nil || tf == nil {
-		return defaultBackendURL(s.home), err
+		return def, err
+	}
+	if tf.Backend == nil || !tf.Holds() {
+		s.warn(fmt.Sprintf("Cairn cannot keep its stacks in Terraform's %q backend, so it keeps them in %s; "+
+			"set CAIRN_BACKEND_URL to keep them elsewhere", tf.Type, def))
+		return def, nil
 	}
 	u, err := tf.CairnURL()
 	if err != nil {
@@ -87,12 +93,19 @@ func readTerraformState(ctx context.Context, source, stack string, warn func(str
 		}
 		return readBackendState(ctx, b, stack, nil, warn)
 	}
+	if tf.Backend == nil {
+		_, err := tfbackend.New(tf.Type, nil, tfbackend.Options{})
+		return nil, "", tf.Error(err)
+	}
 	return readBackendState(ctx, tf.Backend, stack, tf, warn)
 }
 
 // readBackendState reads the state of a workspace from a backend, after a
 // look at its lock; tf, when set, places errors of the arguments.
 func readBackendState(ctx context.Context, b *tfbackend.Backend, ws string, tf *langhcl.BackendBlock, warn func(string)) ([]byte, string, error) {
+	if !b.Workspaces() {
+		ws = "default"
+	}
 	where := b.Where(ws)
 	if lock, err := b.Lock(ctx, ws); err != nil {
 		warn(err.Error())

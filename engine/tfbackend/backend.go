@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -142,6 +143,10 @@ var specs = map[string]*spec{
 // not read.
 var otherTypes = []string{"consul", "cos", "kubernetes", "oss", "remote", "inmem", "artifactory", "etcd", "etcdv3", "manta", "swift"}
 
+// Other reports whether typ is one of Terraform's backends that Cairn
+// does not read.
+func Other(typ string) bool { return slices.Contains(otherTypes, typ) }
+
 // Types are the backend types Cairn reads, sorted.
 func Types() []string {
 	var types []string
@@ -158,12 +163,10 @@ func Types() []string {
 func New(typ string, args map[string]any, opts Options) (*Backend, error) {
 	sp := specs[typ]
 	if sp == nil {
-		for _, t := range otherTypes {
-			if t == typ {
-				return nil, &ArgError{Summary: "Unsupported backend type", Detail: fmt.Sprintf(
-					"Cairn does not read Terraform's %q backend; it reads %s. Write the state to a file (`terraform state pull > FILE`) and read that instead",
-					typ, strings.Join(Types(), ", "))}
-			}
+		if Other(typ) {
+			return nil, &ArgError{Summary: "Unsupported backend type", Detail: fmt.Sprintf(
+				"Cairn does not read Terraform's %q backend; it reads %s. Write the state to a file (`terraform state pull > FILE`) and read that instead",
+				typ, strings.Join(Types(), ", "))}
 		}
 		return nil, &ArgError{Summary: "Unknown backend type", Detail: fmt.Sprintf("there is no Terraform backend named %q; Cairn reads %s",
 			typ, strings.Join(Types(), ", "))}
@@ -410,6 +413,10 @@ func (b *Backend) table() string {
 	}
 	return "states"
 }
+
+// Holds reports whether Cairn can keep its stacks beside the backend's
+// state (see CairnURL): all but http.
+func (b *Backend) Holds() bool { return b.Type != "http" }
 
 // Workspaces reports whether the backend keeps workspaces other than
 // default; the http backend does not.

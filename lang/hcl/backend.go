@@ -20,7 +20,11 @@ import (
 // BackendBlock is the backend block of a Terraform configuration, read
 // (see Backend).
 type BackendBlock struct {
+	// Backend is nil for one of Terraform's backends that Cairn does not
+	// read (tfbackend.Other).
 	*tfbackend.Backend
+	// Type is the block's label.
+	Type  string
 	block *hcl.Block
 	files map[string]*hcl.File
 }
@@ -31,8 +35,9 @@ type BackendBlock struct {
 // configuration `terraform init -backend-config=…` recorded in
 // .terraform/terraform.tfstate (TF_DATA_DIR), for the arguments the block
 // leaves out, and with Terraform's environment variables (getenv). It
-// returns nil when the folder has no Terraform files or no backend block.
-// An error is an *eval.DiagnosticsError naming the block or the argument.
+// returns nil when the folder has no Terraform files or no backend block,
+// and a BackendBlock without Backend for one of Terraform's backends that
+// Cairn does not read. An error is an *eval.DiagnosticsError naming the block or the argument.
 func Backend(dir string, getenv func(string) string) (*BackendBlock, error) {
 	parser := hclparse.NewParser()
 	fail := func(d ...*hcl.Diagnostic) error { return &eval.DiagnosticsError{Diags: d, Files: parser.Files()} }
@@ -66,11 +71,14 @@ func Backend(dir string, getenv func(string) string) (*BackendBlock, error) {
 	if blk == nil {
 		return nil, nil
 	}
+	typ := blk.Labels[0]
+	if tfbackend.Other(typ) {
+		return &BackendBlock{Type: typ, block: blk, files: parser.Files()}, nil
+	}
 	attrs, d := blk.Body.JustAttributes()
 	if d.HasErrors() {
 		return nil, fail(d...)
 	}
-	typ := blk.Labels[0]
 	args := map[string]any{}
 	for name, a := range attrs {
 		v, d := a.Expr.Value(nil)
@@ -98,7 +106,7 @@ func Backend(dir string, getenv func(string) string) (*BackendBlock, error) {
 			args[k] = v
 		}
 	}
-	bb := &BackendBlock{block: blk, files: parser.Files()}
+	bb := &BackendBlock{Type: typ, block: blk, files: parser.Files()}
 	if bb.Backend, err = tfbackend.New(typ, args, tfbackend.Options{Dir: dir, Getenv: getenv}); err != nil {
 		return nil, bb.Error(err)
 	}
