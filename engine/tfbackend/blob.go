@@ -149,7 +149,13 @@ func (b *Backend) gcsClient(ctx context.Context) (*gcp.HTTPClient, error) {
 				return nil, &ArgError{Arg: "credentials", Summary: "Cannot read credentials", Detail: err.Error()}
 			}
 		}
-		creds, err := google.CredentialsFromJSON(ctx, data, scope) //nolint:staticcheck // the key file Terraform's credentials names
+		var kind struct {
+			Type google.CredentialsType `json:"type"`
+		}
+		if err := json.Unmarshal(data, &kind); err != nil || (kind.Type != google.ServiceAccount && kind.Type != google.AuthorizedUser) {
+			return nil, &ArgError{Arg: "credentials", Summary: "Invalid credentials", Detail: "credentials must be a service account's key file (or an authorized user's), as JSON"}
+		}
+		creds, err := google.CredentialsFromJSONWithType(ctx, data, kind.Type, scope)
 		if err != nil {
 			return nil, &ArgError{Arg: "credentials", Summary: "Invalid credentials", Detail: err.Error()}
 		}
