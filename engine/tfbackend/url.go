@@ -69,7 +69,7 @@ func FromURL(raw string, getenv func(string) string) (*Backend, string, error) {
 		}
 		args["address"] = u.String()
 	default:
-		return nil, "", fmt.Errorf("Cairn reads Terraform states from files, folders of Terraform files, and s3://, gs://, azblob://, http:// and https:// URLs, not %s://", u.Scheme)
+		return nil, "", fmt.Errorf("a Terraform state is read from a file, a folder of Terraform files, or an s3://, gs://, azblob://, http:// or https:// URL, not %s://", u.Scheme)
 	}
 	if err != nil {
 		return nil, "", err
