@@ -11,22 +11,27 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/bucket"
 	"github.com/cairn-iac/cairn/engine/backend/local"
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
 )
 
-// backendURL is the backend the user chose: CAIRN_BACKEND_URL, then
-// PULUMI_BACKEND_URL, else the local backend under CAIRN_HOME.
-func backendURL(home string) string {
+// chosenBackendURL is the backend the user chose: CAIRN_BACKEND_URL, then
+// PULUMI_BACKEND_URL; "" when neither is set.
+func chosenBackendURL() string {
 	for _, v := range []string{"CAIRN_BACKEND_URL", "PULUMI_BACKEND_URL"} {
 		if u := os.Getenv(v); u != "" {
 			return u
 		}
 	}
-	return "file://" + filepath.Join(home, "state")
+	return ""
 }
 
-// openBackend opens the backend of a URL: file:// or postgres://. Locks
+// defaultBackendURL is the local backend under CAIRN_HOME.
+func defaultBackendURL(home string) string { return "file://" + filepath.Join(home, "state") }
+
+// openBackend opens the backend of a URL: file://, postgres://, or a
+// bucket's (s3://, gs://, azblob://). Locks
 // taken on a PostgreSQL backend record CAIRN_HOSTNAME as their host, when
 // set.
 func openBackend(ctx context.Context, url string, warn func(string)) (backend.Backend, error) {
@@ -37,9 +42,12 @@ func openBackend(ctx context.Context, url string, warn func(string)) (backend.Ba
 		return local.Open(url, local.Options{Warn: warn, EngineVersion: version, Gzip: gzip})
 	case postgres.IsURL(url):
 		return postgres.Open(ctx, url, postgres.Options{Options: backend.Options{Warn: warn, EngineVersion: version}, Hostname: os.Getenv("CAIRN_HOSTNAME")})
+	case bucket.IsURL(url):
+		return bucket.Open(ctx, url, bucket.Options{Options: backend.Options{Warn: warn, EngineVersion: version}})
 	}
 	scheme, _, _ := strings.Cut(url, "://")
-	return nil, fmt.Errorf("backend URL scheme %q is not supported; use file://DIR or postgres://user:password@host:port/db (CAIRN_BACKEND_URL)", scheme)
+	return nil, fmt.Errorf("backend URL scheme %q is not supported; use file://DIR, postgres://user:password@host:port/db, "+
+		"s3://BUCKET[/PREFIX], gs://BUCKET[/PREFIX] or azblob://CONTAINER[/PREFIX] (CAIRN_BACKEND_URL)", scheme)
 }
 
 func backendCommand() *cli.Command {

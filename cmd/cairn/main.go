@@ -119,8 +119,9 @@ with Pulumi's.
 
 Environment:
   CAIRN_HOME               where Cairn keeps plugins and the default state (~/.cairn)
-  CAIRN_BACKEND_URL        the state backend: file://DIR (default file://$CAIRN_HOME/state) or
-                           postgres://user:password@host:port/db (PULUMI_BACKEND_URL works too)
+  CAIRN_BACKEND_URL        the state backend: file://DIR (default file://$CAIRN_HOME/state),
+                           postgres://user:password@host:port/db, or a bucket: s3://BUCKET[/PREFIX],
+                           gs://BUCKET[/PREFIX], azblob://CONTAINER[/PREFIX] (PULUMI_BACKEND_URL works too)
   CAIRN_CONFIG_PASSPHRASE  the passphrase of stack secrets (PULUMI_CONFIG_PASSPHRASE works too)`,
 		Version:              version,
 		Flags:                append(globalFlags(), cli.HelpFlag), // the help flag urfave/cli adds only without a help command

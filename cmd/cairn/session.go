@@ -59,7 +59,11 @@ func newSession(c *cli.Context, needProject bool) (*session, error) {
 		}
 		s.project = p
 	}
-	b, err := openBackend(c.Context, backendURL(s.home), s.warn)
+	url, err := s.backendURL()
+	if err != nil {
+		return nil, err
+	}
+	b, err := openBackend(c.Context, url, s.warn)
 	if err != nil {
 		return nil, err
 	}

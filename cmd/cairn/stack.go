@@ -105,12 +105,15 @@ terminal, without --yes, Cairn offers to remove them.`,
 			},
 			{
 				Name: "import", Usage: "replace the stack's state with a deployment (from `pulumi stack export` or `cairn stack export`), or move a Terraform state in",
-				UsageText: "cairn stack import --file state.json\ncairn stack import --from-terraform terraform.tfstate",
+				UsageText: "cairn stack import --file state.json\ncairn stack import --from-terraform terraform.tfstate\n" +
+					"cairn stack import --from-terraform .          # the state of this Terraform configuration's backend\n" +
+					"cairn stack import --from-terraform 's3://states/net/terraform.tfstate?region=eu-west-1'",
 				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "file", Usage: "read from `FILE` instead of stdin"},
 					&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "import a state that fails the integrity checks"},
-					&cli.StringFlag{Name: "from-terraform", Usage: "move the Terraform state in `FILE` (format version 4) into the stack, which must be empty, " +
-						"each instance in the place of the program's resource of its address"},
+					&cli.StringFlag{Name: "from-terraform", Usage: "move the Terraform state in `SOURCE` (format version 4) into the stack, which must be empty, " +
+						"each instance in the place of the program's resource of its address; SOURCE is a state file, a folder of Terraform files " +
+						"(the state its backend keeps for the workspace named as the stack), or an s3://, gs://, azblob:// or http(s):// URL"},
 				}, varFlags()...),
 				Action: stackImport,
 			},

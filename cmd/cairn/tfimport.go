@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/google/uuid"
@@ -20,14 +19,22 @@ import (
 	"github.com/cairn-iac/cairn/eval"
 )
 
-// importTerraform moves a Terraform state (terraform.tfstate, format
-// version 4) into the current stack, which must have no resources:
+// importTerraform moves a Terraform state (format version 4; from a file,
+// a configuration's backend or a URL: see readTerraformState) into the
+// current stack, which must have no resources:
 // previews of the program say what it registers, the state's instances
 // take the places of the resources of their names (see tfstate.Build),
 // and the snapshot built so goes through the backend's import, under the
 // stack's lock, with a backup and a history record.
-func importTerraform(c *cli.Context, path string) (err error) {
-	data, err := os.ReadFile(path)
+func importTerraform(c *cli.Context, source string) (err error) {
+	s, err := newSession(c, true)
+	if err != nil {
+		return err
+	}
+	if err := s.useStack(); err != nil {
+		return err
+	}
+	data, path, err := readTerraformState(c.Context, source, s.stack, s.warn)
 	if err != nil {
 		return err
 	}
@@ -35,15 +42,8 @@ func importTerraform(c *cli.Context, path string) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	s, err := newSession(c, true)
-	if err != nil {
-		return err
-	}
 	if w := st.Untested(); w != "" {
 		s.warn(path + ": " + w)
-	}
-	if err := s.useStack(); err != nil {
-		return err
 	}
 	if s.project.Runtime != "hcl" {
 		return fmt.Errorf("a Terraform state moves into a stack of a Terraform configuration (runtime hcl), and project %s has runtime %s", s.project.Name, s.project.Runtime)

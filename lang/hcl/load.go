@@ -120,9 +120,6 @@ type loader struct {
 	// of Terraform files, said only of those a block uses.
 	unchecked map[*eval.Resource]hcl.Diagnostics
 	diags     hcl.Diagnostics
-	// backendWarned is set once a backend (or cloud) block was reported
-	// as not used.
-	backendWarned bool
 }
 
 func newLoader(project, root string, opts Options) *loader {

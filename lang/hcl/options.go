@@ -417,10 +417,11 @@ const LanguageVersion = "1.12.0"
 
 // terraform reads a terraform block: its required_providers name the
 // Terraform providers of the program, as in Terraform, and its
-// required_version must allow LanguageVersion. Cairn keeps the state
-// itself, so a backend or cloud block is not used (said once, with how to
-// move the state it names into a stack); experiments, provider_meta and
-// OpenTofu's encryption are ignored, with a warning.
+// required_version must allow LanguageVersion. A backend block says where
+// Cairn keeps the stacks (see Backend), which the CLI reads before the
+// program; a cloud block is not used (said, with how to move the state it
+// names into a stack); experiments, provider_meta and OpenTofu's
+// encryption are ignored, with a warning.
 func (m *module) terraform(b *hcl.Block) {
 	content, diags := b.Body.Content(terraformSchema)
 	m.report(diags)
@@ -435,19 +436,11 @@ func (m *module) terraform(b *hcl.Block) {
 		switch blk.Type {
 		case "required_providers":
 			m.requiredProviders(blk, true)
-		case "backend", "cloud":
-			if m.l.backendWarned {
-				continue
-			}
-			m.l.backendWarned = true
-			what := "cloud block"
-			if blk.Type == "backend" {
-				what = fmt.Sprintf("backend %q", blk.Labels[0])
-			}
-			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Backend not used",
-				Detail: fmt.Sprintf("Cairn keeps the state of this configuration in its stacks, so the %s is not used. "+
-					"To move the state Terraform keeps there into the current stack, write it to a file with `terraform state pull > terraform.tfstate`, "+
-					"then run `cairn stack import --from-terraform terraform.tfstate`.", what),
+		case "cloud":
+			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Cloud block not used",
+				Detail: "Cairn does not keep stacks in HCP Terraform, so the cloud block is not used. " +
+					"To move the state HCP Terraform keeps into the current stack, write it to a file with `terraform state pull > terraform.tfstate`, " +
+					"then run `cairn stack import --from-terraform terraform.tfstate`.",
 				Subject: blk.DefRange.Ptr()})
 		case "provider_meta":
 			m.l.diags = append(m.l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider metadata not sent",

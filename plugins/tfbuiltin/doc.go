@@ -23,5 +23,6 @@
 // secret is suppressed.
 //
 // Its data source terraform_remote_state reads the root outputs of a state
-// file of Terraform's local backend (see remoteState).
+// kept by one of Terraform's backends: local, s3, gcs, azurerm, pg or http
+// (see remoteState).
 package tfbuiltin

@@ -47,12 +47,12 @@ func Factory(dir string, diag func(deploy.DiagEvent)) provider.Factory {
 }
 
 // Invoke reads a data source: terraform_remote_state.
-func (p *Provider) Invoke(_ context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
+func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
 	fs, err := p.CheckArgs(req)
 	if err != nil || len(fs) > 0 {
 		return provider.InvokeResponse{Failures: fs}, err
 	}
-	return remoteState(p.dir, req.Args), nil
+	return remoteState(ctx, p.dir, req.Args), nil
 }
 
 // Check checks the inputs against the schema.

@@ -1,14 +1,14 @@
 package tfbuiltin
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/tfbackend"
 	"github.com/cairn-iac/cairn/engine/tfstate"
 )
 
@@ -16,48 +16,34 @@ import (
 const RemoteStateToken = "terraform:index/getRemoteState:getRemoteState"
 
 // remoteState reads terraform_remote_state: the root module outputs of
-// a state file of the local backend, over the defaults given. Paths are
-// relative to dir, the project's folder, as Terraform's are relative to
-// the folder it runs in.
-func remoteState(dir string, args resource.Map) provider.InvokeResponse {
+// the state a Terraform backend keeps for the workspace (local, s3, gcs,
+// azurerm, pg or http, with their arguments in config, as Terraform
+// reads them: see tfbackend), over the defaults given. The local
+// backend's paths are relative to dir, the project's folder, as
+// Terraform's are relative to the folder it runs in.
+func remoteState(ctx context.Context, dir string, args resource.Map) provider.InvokeResponse {
 	fail := func(property, format string, a ...any) provider.InvokeResponse {
 		return provider.InvokeResponse{Failures: []provider.CheckFailure{{Property: property, Reason: fmt.Sprintf(format, a...)}}}
 	}
 	backend := text(args["backend"])
-	if backend != "local" {
-		return fail("backend", "backend %q is not read by Cairn, which reads terraform_remote_state from the local backend only: "+
-			"save the state to a file (`tofu state pull > FILE` or `terraform state pull > FILE`) and read it with "+
-			"backend = \"local\" and config = { path = FILE }", backend)
-	}
-	config := resource.Map{}
+	config := map[string]any{}
 	if c := args["config"].Unsecret(); c.IsObject() {
-		config = c.ObjectValue()
+		config = c.ObjectValue().ToGo()
 	}
-	for k := range config {
-		if k != "path" && k != "workspace_dir" {
-			return fail("config", "the configuration of backend \"local\" has no attribute %q: it has path and workspace_dir", k)
-		}
-	}
-	path := text(config["path"])
-	if path == "" {
-		path = "terraform.tfstate"
-	}
-	if ws := text(args["workspace"]); ws != "" && ws != "default" {
-		wsDir := text(config["workspace_dir"])
-		if wsDir == "" {
-			wsDir = "terraform.tfstate.d"
-		}
-		path = filepath.Join(wsDir, ws, filepath.Base(path))
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fail("config", "no state was found for the workspace in backend \"local\": %s does not exist", path)
+	b, err := tfbackend.New(backend, config, tfbackend.Options{Dir: dir, Getenv: os.Getenv})
+	if ae := (*tfbackend.ArgError)(nil); errors.As(err, &ae) && ae.Arg == "" {
+		return fail("backend", "%s", err)
 	} else if err != nil {
-		return fail("config", "reading the state: %v", err)
+		return fail("config", "%s", err)
 	}
+	ws := text(args["workspace"])
+	data, err := b.ReadState(ctx, ws)
+	if errors.Is(err, tfbackend.ErrNoState) {
+		return fail("workspace", "Unable to find remote state: %s", err)
+	} else if err != nil {
+		return fail("config", "%s", err)
+	}
+	path := b.Where(ws)
 	st, err := tfstate.Read(data)
 	if err != nil {
 		return fail("config", "%s: %v", path, err)

@@ -101,10 +101,12 @@ func TestRemoteState(t *testing.T) {
 		property string
 		reason   string
 	}{
-		{"another backend", resource.Map{"backend": resource.String("s3")}, "backend", `backend "s3" is not read by Cairn`},
-		{"missing state", resource.Map{"backend": local, "config": config("path", "nope.tfstate")}, "config", "no state was found"},
-		{"missing workspace", resource.Map{"backend": local, "workspace": resource.String("w3")}, "config", "w3/terraform.tfstate does not exist"},
-		{"unknown attribute", resource.Map{"backend": local, "config": config("bucket", "b")}, "config", `no attribute "bucket"`},
+		{"unsupported backend", resource.Map{"backend": resource.String("consul")}, "backend", `Cairn does not read Terraform's "consul" backend`},
+		{"unknown backend", resource.Map{"backend": resource.String("s4")}, "backend", `there is no Terraform backend named "s4"`},
+		{"missing argument", resource.Map{"backend": resource.String("s3"), "config": config("bucket", "b")}, "config", `backend "s3" needs key`},
+		{"missing state", resource.Map{"backend": local, "config": config("path", "nope.tfstate")}, "workspace", `no state was found for the workspace "default" in`},
+		{"missing workspace", resource.Map{"backend": local, "workspace": resource.String("w3")}, "workspace", "w3/terraform.tfstate"},
+		{"unknown attribute", resource.Map{"backend": local, "config": config("bucket", "b")}, "config", `backend "local" has no argument "bucket"`},
 		{"old format", resource.Map{"backend": local, "config": config("path", "old.tfstate")}, "config", "format version is 3"},
 		{"no backend", resource.Map{}, "backend", ""},
 	} {

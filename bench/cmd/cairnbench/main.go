@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-iac/cairn/internal/objtest"
 	"github.com/cairn-iac/cairn/internal/pgtest"
 )
 
@@ -73,6 +74,8 @@ type bench struct {
 	nodeModules string
 	// pg is the PostgreSQL server of the PostgreSQL rows.
 	pg *pgtest.Server
+	// s3 is the S3 server (VersityGW) of the S3 rows.
+	s3 *objtest.Server
 	// nullProvider is hashicorp/null's binary, filed as version
 	// nullVersion in a filesystem mirror that the CLI configuration
 	// tfConfig names; "" for none.
@@ -98,6 +101,7 @@ func main() {
 	latency := flag.Duration("latency", 100*time.Millisecond, "how long each latency provider operation sleeps")
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
 	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
+	s3Sizes := flag.String("s3-n", "1000", "sizes of the independent YAML stacks on S3, served by VersityGW on the loopback (\"\" for none)")
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
 	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
@@ -137,6 +141,9 @@ func main() {
 	}
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
+	}
+	if *s3Sizes != "" {
+		err = errors.Join(err, ints(&p.s3, "-s3-n", *s3Sizes))
 	}
 	if *nullSizes+*nullChainSizes != "" && b.nullProvider == "" {
 		fmt.Fprintln(os.Stderr, "SKIPPED: terraform-provider-null is not on PATH (or -null-provider), so the rows of hashicorp/null (Cairn, OpenTofu, Terraform) are left out")
@@ -183,6 +190,12 @@ func (b *bench) main(p plan) error {
 			return fmt.Errorf("the PostgreSQL rows (-postgres-n \"\" leaves them out): %w", err)
 		}
 		defer b.pg.Stop()
+	}
+	if len(p.s3) > 0 {
+		if b.s3, err = objtest.StartS3(); err != nil {
+			return fmt.Errorf("the S3 rows (-s3-n \"\" leaves them out; .ci/objstore installs versitygw): %w", err)
+		}
+		defer b.s3.Close()
 	}
 	start := time.Now()
 	rows := b.rows(p)

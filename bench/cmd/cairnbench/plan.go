@@ -15,6 +15,9 @@ type plan struct {
 	// postgres are the sizes of the independent YAML stacks also measured
 	// on the PostgreSQL backend.
 	postgres []int
+	// s3 are the sizes of the independent YAML stacks also measured on
+	// the bucket backend, on S3.
+	s3 []int
 	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
 	// random provider plugin (b.pulumiRandom).
 	pulumiRandom []int
@@ -39,8 +42,8 @@ type plan struct {
 // of Pulumi's random plugin (by default, and opted into the fast path) and
 // of secret results in process, in
 // TypeScript, the stacks of null_resource by cairn and by each Terraform
-// tool, the independent YAML stacks on PostgreSQL, and the latency stack
-// at each parallelism.
+// tool, the independent YAML stacks on PostgreSQL and on S3, and the
+// latency stack at each parallelism.
 func (b *bench) rows(p plan) []row {
 	var rows []row
 	for _, n := range p.sizes {
@@ -83,6 +86,9 @@ func (b *bench) rows(p plan) []row {
 	}
 	for _, n := range p.postgres {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, postgres: true})
+	}
+	for _, n := range p.s3 {
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, s3: true})
 	}
 	for _, par := range p.parallel {
 		rows = append(rows, row{stack: stack{shape: slow, n: p.latencyN, lang: "yaml", plugin: b.latency},

@@ -29,6 +29,7 @@ type row struct {
 	parallel int    // --parallel, 0 for cairn's default
 	latency  time.Duration
 	postgres bool  // on the PostgreSQL backend
+	s3       bool  // on the bucket backend, on S3 (VersityGW on the loopback)
 	tool     *tool // run by OpenTofu or Terraform instead of cairn
 }
 
@@ -150,6 +151,15 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 		defer db.close()
 		run.env = append(run.env, "CAIRN_BACKEND_URL="+db.url)
 	}
+	var stateSize func() (int64, error)
+	if r.s3 {
+		st, err := b.s3.NewBucket()
+		if err != nil {
+			return out, 0, err
+		}
+		run.env = append(append(run.env, st.Env...), "CAIRN_BACKEND_URL="+st.URL)
+		stateSize = func() (int64, error) { return objectSize(st, ".pulumi/stacks/"+project+"/dev.json") }
+	}
 	st := r.stack
 	if err := st.write(run.dir); err != nil {
 		return out, 0, err
@@ -188,6 +198,11 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 				return out, 0, fmt.Errorf("the state after the create: %w", err)
 			}
 			out[p].written = end - wal
+		case stateSize != nil:
+			var err error
+			if size, err = stateSize(); err != nil {
+				return out, 0, fmt.Errorf("the state after the create: %w", err)
+			}
 		default:
 			info, err := os.Stat(filepath.Join(dir, d.state))
 			if err != nil {

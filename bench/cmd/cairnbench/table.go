@@ -20,6 +20,9 @@ func (r row) label() string {
 	if r.postgres {
 		s += " on PostgreSQL"
 	}
+	if r.s3 {
+		s += " on S3 (VersityGW)"
+	}
 	return fmt.Sprintf("| %s | %d | %s | %s |", s, r.stack.n, upper(r.stack.lang), r.variant)
 }
 

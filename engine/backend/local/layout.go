@@ -6,35 +6,31 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/diy"
 )
 
-// layout names the files of Pulumi's DIY layout (meta.yaml version 1,
-// project-scoped stacks) under a backend directory, plus Cairn's journals:
-//
-//	.pulumi/meta.yaml
-//	.pulumi/stacks/<project>/<stack>.json[.gz]       the state
-//	.pulumi/journals/<project>/<stack>.journal       the running operation's journal
-//	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json[.gz]
-//	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json[.gz]
-//	.pulumi/locks/organization/<project>/<stack>/cairn.json
-//	.pulumi/stacks/<project>/<stack>.pulumi-tags     the stack's tags
+// layout names the files of Pulumi's DIY layout under a backend directory,
+// as package diy names them (shared with the bucket backend).
 type layout struct {
 	root string // DIR/.pulumi
 }
 
-func (l layout) meta() string { return filepath.Join(l.root, "meta.yaml") }
+// path is the file of a name of package diy.
+func (l layout) path(name string) string {
+	return filepath.Join(filepath.Dir(l.root), filepath.FromSlash(name))
+}
 
-func (l layout) stacksDir() string { return filepath.Join(l.root, "stacks") }
+func (l layout) meta() string { return l.path(diy.Meta) }
+
+func (l layout) stacksDir() string { return l.path(diy.StacksDir) }
 
 // stackFile is where the stack's state is written: <stack>.json, or
 // <stack>.json.gz compressed.
 func (l layout) stackFile(ref backend.StackRef, gzip bool) string {
-	path := filepath.Join(l.stacksDir(), ref.Project, ref.Name+".json")
+	path := l.path(diy.Stack(ref))
 	if gzip {
 		path += gzipExt
 	}
@@ -55,34 +51,19 @@ func (l layout) stack(ref backend.StackRef) string {
 	return best
 }
 
-func (l layout) journal(ref backend.StackRef) string {
-	return filepath.Join(l.root, "journals", ref.Project, ref.Name+".journal")
-}
+func (l layout) journal(ref backend.StackRef) string { return l.path(diy.Journal(ref)) }
 
-func (l layout) backups(ref backend.StackRef) string {
-	return filepath.Join(l.root, "backups", ref.Project, ref.Name)
-}
+func (l layout) backups(ref backend.StackRef) string { return l.path(diy.Backups(ref)) }
 
-func (l layout) history(ref backend.StackRef) string {
-	return filepath.Join(l.root, "history", ref.Project, ref.Name)
-}
+func (l layout) history(ref backend.StackRef) string { return l.path(diy.History(ref)) }
 
 // tags is the stack's tags file, Pulumi's.
-func (l layout) tags(ref backend.StackRef) string {
-	return filepath.Join(l.stacksDir(), ref.Project, ref.Name+".pulumi-tags")
-}
+func (l layout) tags(ref backend.StackRef) string { return l.path(diy.Tags(ref)) }
 
 // oldTags is where Cairn kept a stack's tags before it used Pulumi's file.
-func (l layout) oldTags(ref backend.StackRef) string {
-	return filepath.Join(l.root, "tags", ref.Project, ref.Name+".json")
-}
+func (l layout) oldTags(ref backend.StackRef) string { return l.path(diy.OldTags(ref)) }
 
-func (l layout) locks(ref backend.StackRef) string {
-	return filepath.Join(l.root, "locks", backend.Organization, ref.Project, ref.Name)
-}
-
-// layoutVersion is the DIY layout Cairn reads and writes.
-const layoutVersion = 1
+func (l layout) locks(ref backend.StackRef) string { return l.path(diy.Locks(ref)) }
 
 // ensureMeta checks the layout version of the directory, writing
 // meta.yaml in a new one.
@@ -96,18 +77,10 @@ func (l layout) ensureMeta() error {
 		if err := os.MkdirAll(l.root, dirMode); err != nil {
 			return err
 		}
-		return writeFileAtomic(l.meta(), []byte("version: "+strconv.Itoa(layoutVersion)+"\n"))
+		return writeFileAtomic(l.meta(), diy.MetaContent())
 	}
 	if err != nil {
 		return err
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "version:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == layoutVersion {
-				return nil
-			}
-			return fmt.Errorf("%s: layout version %s; Cairn reads version %d (run `pulumi state upgrade`)", l.meta(), strings.TrimSpace(v), layoutVersion)
-		}
-	}
-	return fmt.Errorf("%s has no version; it is corrupt, or not a state directory", l.meta())
+	return diy.CheckMeta(data, l.meta())
 }

@@ -1,0 +1,114 @@
+// Package diy names the files of Pulumi's DIY ("self-managed") backend
+// layout, version 1 (project-scoped stacks), which Cairn's file and bucket
+// backends both keep, plus Cairn's journals. Names are
+// relative to the backend's root (a directory, or a bucket and prefix) and
+// use "/" as the separator:
+//
+//	.pulumi/meta.yaml
+//	.pulumi/stacks/<project>/<stack>.json            the state (or .json.gz, when Pulumi wrote it compressed)
+//	.pulumi/journals/<project>/<stack>…              the running operation's journal
+//	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json
+//	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json
+//	.pulumi/locks/organization/<project>/<stack>/<id>.json
+//	.pulumi/stacks/<project>/<stack>.pulumi-tags     the stack's tags
+package diy
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-iac/cairn/engine/backend"
+)
+
+// Root is the folder of the layout under the backend's root.
+const Root = ".pulumi"
+
+// LayoutVersion is the layout Cairn reads and writes.
+const LayoutVersion = 1
+
+// Names in the layout.
+const (
+	Meta      = Root + "/meta.yaml"
+	StacksDir = Root + "/stacks"
+	// LockFile is the name of Cairn's lock among a stack's locks; Pulumi
+	// names its own by a UUID. Each respects the other's.
+	LockFile = "cairn.json"
+	// HistorySuffix ends the name of every history record.
+	HistorySuffix = ".history.json"
+	// GzipSuffix ends the name of a state Pulumi wrote compressed
+	// (PULUMI_DIY_BACKEND_GZIP).
+	GzipSuffix = ".gz"
+)
+
+// Stack names the state of a stack.
+func Stack(ref backend.StackRef) string { return path.Join(StacksDir, ref.Project, ref.Name+".json") }
+
+// Journal names the journal of the operation running on a stack (a file,
+// or a folder of objects).
+func Journal(ref backend.StackRef) string {
+	return path.Join(Root, "journals", ref.Project, ref.Name+".journal")
+}
+
+// Backups names the folder of a stack's backups.
+func Backups(ref backend.StackRef) string { return path.Join(Root, "backups", ref.Project, ref.Name) }
+
+// BackupName names the backup of a stack's state kept at the time ns.
+func BackupName(ref backend.StackRef, ns int64) string {
+	return ref.Name + "." + strconv.FormatInt(ns, 10) + ".json"
+}
+
+// BackupTime is the time in a backup's name, or 0.
+func BackupTime(ref backend.StackRef, name string) int64 {
+	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(path.Base(name), ref.Name+"."), ".json"), 10, 64)
+	return ns
+}
+
+// History names the folder of a stack's history records.
+func History(ref backend.StackRef) string { return path.Join(Root, "history", ref.Project, ref.Name) }
+
+// HistoryName names the history record of an operation recorded at ns.
+func HistoryName(ref backend.StackRef, ns int64) string {
+	return ref.Name + "-" + strconv.FormatInt(ns, 10) + HistorySuffix
+}
+
+// HistoryTime is the time in a history record's name, or 0.
+func HistoryTime(ref backend.StackRef, name string) int64 {
+	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(path.Base(name), ref.Name+"-"), HistorySuffix), 10, 64)
+	return ns
+}
+
+// Tags names the file of a stack's tags, Pulumi's.
+func Tags(ref backend.StackRef) string {
+	return path.Join(StacksDir, ref.Project, ref.Name+".pulumi-tags")
+}
+
+// OldTags names where Cairn kept a stack's tags before it used Pulumi's
+// file.
+func OldTags(ref backend.StackRef) string {
+	return path.Join(Root, "tags", ref.Project, ref.Name+".json")
+}
+
+// Locks names the folder of a stack's locks.
+func Locks(ref backend.StackRef) string {
+	return path.Join(Root, "locks", backend.Organization, ref.Project, ref.Name)
+}
+
+// MetaContent is the meta.yaml of a new layout.
+func MetaContent() []byte { return []byte("version: " + strconv.Itoa(LayoutVersion) + "\n") }
+
+// CheckMeta checks that a meta.yaml (read from where) is of the layout
+// version Cairn reads.
+func CheckMeta(data []byte, where string) error {
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "version:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == LayoutVersion {
+				return nil
+			}
+			return fmt.Errorf("%s: layout version %s; Cairn reads version %d (a newer Pulumi wrote it? run `pulumi state upgrade` "+
+				"for an older one)", where, strings.TrimSpace(v), LayoutVersion)
+		}
+	}
+	return fmt.Errorf("%s has no version; it is corrupt, or not a state directory", where)
+}
