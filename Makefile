@@ -55,6 +55,8 @@ docs:
 # about 20 minutes on 2 cores). BENCH_QUICK=1 makes a short run;
 # BENCH_LARGE=1 adds the stacks of 100,000 resources (one run each);
 # BENCHFLAGS passes flags to cairnbench (go run ./bench/cmd/cairnbench -help).
+# The rows on S3 run VersityGW on the loopback: put the folder .ci/objstore
+# prints on PATH, or they are left out.
 BENCH_LARGE_FLAGS = -n 100,1000,10000,100000 -big-runs 1
 bench: build
 	$(GO) build -o bin/pulumi-resource-latency ./bench/latency
