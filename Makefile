@@ -57,6 +57,8 @@ docs:
 # null_resource, independent and chained (one run each); BENCHFLAGS passes
 # flags to cairnbench (go run ./bench/cmd/cairnbench -help). The rows of
 # null_resource show the floor of each phase beside it (BenchmarkNull*Calls).
+# The rows on S3 run VersityGW on the loopback: put the folder .ci/objstore
+# prints on PATH, or they are left out.
 BENCH_LARGE_FLAGS = -n 100,1000,10000,100000 -null-n 1000,10000 -null-chain-n 10000 -big-runs 1
 bench: build
 	$(GO) build -o bin/pulumi-resource-latency ./bench/latency

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"gocloud.dev/blob"
 
 	"github.com/cairn-iac/cairn/internal/objtest"
 )
@@ -25,7 +28,9 @@ func TestScriptsBuckets(t *testing.T) {
 		start func(testing.TB) *objtest.Store
 	}{{"S3", objtest.S3}, {"GCS", objtest.GCS}, {"Azure", objtest.Azure}} {
 		t.Run(store.name, func(t *testing.T) {
-			srv := store.start(t).Server
+			st := store.start(t)
+			st.Setenv(t) // for dumpstate, which reads the bucket from this process
+			srv := st.Server
 			p := scriptParams(nil)
 			setup := p.Setup
 			p.Setup = func(e *testscript.Env) error {
@@ -58,3 +63,30 @@ func TestScriptsBuckets(t *testing.T) {
 // needSecondBackend are the backend scenarios that make a second backend
 // (newdb), which only PostgreSQL does.
 var needSecondBackend = []string{"stack_import_fresh"}
+
+// dumpBucket returns every object of the bucket of a backend URL, end to
+// end (dumpstate), read with this process's credentials.
+func dumpBucket(url string) ([]byte, error) {
+	ctx := context.Background()
+	bk, err := blob.OpenBucket(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer bk.Close()
+	var dump []byte
+	it := bk.List(nil)
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			return dump, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := bk.ReadAll(ctx, obj.Key)
+		if err != nil {
+			return nil, err
+		}
+		dump = append(dump, data...)
+	}
+}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/cairn-iac/cairn/engine/backend/bucket"
 	"github.com/cairn-iac/cairn/engine/backend/postgres"
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/internal/locate"
@@ -460,6 +461,10 @@ func dumpStateCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if url := ts.Getenv("CAIRN_BACKEND_URL"); postgres.IsURL(url) {
 		var err error
 		dump, err = pgtest.Dump(context.Background(), url)
+		ts.Check(err)
+	} else if bucket.IsURL(url) {
+		var err error
+		dump, err = dumpBucket(url)
 		ts.Check(err)
 	} else {
 		ts.Check(filepath.WalkDir(filepath.Join(ts.Getenv("CAIRN_HOME"), "state"), func(path string, d fs.DirEntry, err error) error {

@@ -48,7 +48,11 @@ func (b *bench) line(r row) (string, result, error) {
 		cells = append(cells, cell+" |")
 	}
 	up := res.phases[phaseUp].written
-	cells = append(cells, fmt.Sprintf("%s / %s = %.1f× |", mib(up), mib(res.stateSize), float64(up)/float64(res.stateSize)))
+	if r.s3 { // the server writes, not the process tree
+		cells = append(cells, fmt.Sprintf("not measured / %s |", mib(res.stateSize)))
+	} else {
+		cells = append(cells, fmt.Sprintf("%s / %s = %.1f× |", mib(up), mib(res.stateSize), float64(up)/float64(res.stateSize)))
+	}
 	return strings.Join(cells, " "), res, nil
 }
 

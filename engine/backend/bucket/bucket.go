@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"os/user"
-	"strconv"
 	"strings"
 	"time"
 
@@ -211,6 +210,3 @@ func looksUnauthorized(err error) bool {
 	}
 	return false
 }
-
-// nsName is ns as it appears in object names.
-func nsName(ns int64) string { return strconv.FormatInt(ns, 10) }

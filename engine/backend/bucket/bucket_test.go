@@ -68,6 +68,21 @@ func thing(name string) *resource.State {
 		Custom: true, ID: resource.ID("id-" + name), Outputs: resource.Map{"name": resource.String(name)}}
 }
 
+// beginUpdate locks stack dev and begins an update of it.
+func beginUpdate(t *testing.T, b backend.Backend) (backend.Lock, backend.Operation) {
+	t.Helper()
+	ctx := context.Background()
+	lock, err := b.Lock(ctx, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lock, op
+}
+
 // beginning is the begin entry of a step that creates r.
 func beginning(id int64, r *resource.State) snapshot.JournalEntry {
 	return snapshot.JournalEntry{Kind: snapshot.EntryBegin, OperationID: id,
@@ -99,14 +114,7 @@ func TestInterruptedOperationIsRecovered(t *testing.T) {
 			if err := b.CreateStack(ctx, dev, nil, nil); err != nil {
 				t.Fatal(err)
 			}
-			lock, err := b.Lock(ctx, dev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			op, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, op := beginUpdate(t, b)
 			created(t, op.Journal(), 1, thing("a"))
 			created(t, op.Journal(), 2, thing("b"))
 			// The process dies here: neither Finish nor Release.

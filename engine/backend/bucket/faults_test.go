@@ -94,17 +94,10 @@ func TestServerDown(t *testing.T) {
 	if err := b.CreateStack(ctx, dev, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	lock, err := b.Lock(ctx, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lock, op := beginUpdate(t, b)
 	created(t, op.Journal(), 1, thing("a"))
 	st.Stop()
-	err = op.Journal().Append(beginning(2, thing("b")))
+	err := op.Journal().Append(beginning(2, thing("b")))
 	if err == nil || !strings.Contains(err.Error(), "failed for 2s, retried") || !strings.Contains(err.Error(), "s3://"+st.Bucket) {
 		t.Errorf("Append with the server down = %v, want an error after retries naming the backend", err)
 	}
@@ -169,14 +162,7 @@ func TestCompressedState(t *testing.T) {
 	if err != nil || len(stacks) != 1 || stacks[0].Err != nil {
 		t.Fatalf("ListStacks with a .json.gz state = %+v, %v", stacks, err)
 	}
-	lock, err := b.Lock(ctx, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	op, err := lock.Begin(ctx, backend.OperationInfo{Kind: backend.KindUpdate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lock, op := beginUpdate(t, b)
 	created(t, op.Journal(), 1, thing("a"))
 	if err := op.Finish(ctx, nil, backend.Summary{}); err != nil {
 		t.Fatal(err)

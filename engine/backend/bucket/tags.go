@@ -2,7 +2,6 @@ package bucket
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"gocloud.dev/gcerrors"
@@ -30,13 +29,13 @@ func (b *Backend) existing(ctx context.Context, ref backend.StackRef) error {
 }
 
 func (b *Backend) readTags(ctx context.Context, ref backend.StackRef) (backend.Tags, error) {
-	tags := backend.Tags{}
 	data, err := b.read(ctx, diy.Tags(ref))
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return tags, nil
+		return backend.Tags{}, nil
 	}
+	var tags backend.Tags
 	if err == nil {
-		err = json.Unmarshal(data, &tags)
+		tags, err = diy.DecodeTags(data)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the tags of stack %s: %w", ref, err)
@@ -61,7 +60,7 @@ func (b *Backend) writeTags(ctx context.Context, ref backend.StackRef, tags back
 	if len(tags) == 0 {
 		return b.remove(ctx, diy.Tags(ref))
 	}
-	data, err := json.MarshalIndent(tags, "", "    ")
+	data, err := diy.EncodeTags(tags)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@
 package diy
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"strconv"
@@ -111,4 +112,34 @@ func CheckMeta(data []byte, where string) error {
 		}
 	}
 	return fmt.Errorf("%s has no version; it is corrupt, or not a state directory", where)
+}
+
+// tagsFile is the content of Pulumi's tags file.
+type tagsFile struct {
+	Version int          `json:"version"`
+	Tags    backend.Tags `json:"tags"`
+}
+
+// tagsVersion is the version of the tags file Cairn reads and writes.
+const tagsVersion = 1
+
+// EncodeTags is the content of a tags file holding tags.
+func EncodeTags(tags backend.Tags) ([]byte, error) {
+	return json.Marshal(tagsFile{Version: tagsVersion, Tags: tags})
+}
+
+// DecodeTags reads the content of a tags file.
+func DecodeTags(data []byte) (backend.Tags, error) {
+	var f tagsFile
+	err := json.Unmarshal(data, &f)
+	if err == nil && f.Version != tagsVersion {
+		err = fmt.Errorf("version %d, where Cairn reads version %d", f.Version, tagsVersion)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.Tags == nil {
+		f.Tags = backend.Tags{}
+	}
+	return f.Tags, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/cairn-iac/cairn/engine/backend"
+	"github.com/cairn-iac/cairn/engine/backend/diy"
 )
 
 // Tags implements backend.Backend: they are kept in Pulumi's tags file,
@@ -20,35 +21,20 @@ func (b *Backend) Tags(ctx context.Context, ref backend.StackRef) (backend.Tags,
 	return b.readTags(ref)
 }
 
-// tagsFile is the content of Pulumi's tags file.
-type tagsFile struct {
-	Version int          `json:"version"`
-	Tags    backend.Tags `json:"tags"`
-}
-
-// tagsVersion is the version of the tags file Cairn reads and writes.
-const tagsVersion = 1
-
 func (b *Backend) readTags(ref backend.StackRef) (backend.Tags, error) {
 	path := b.layout.tags(ref)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b.readOldTags(ref)
 	}
-	var f tagsFile
+	var tags backend.Tags
 	if err == nil {
-		err = json.Unmarshal(data, &f)
-	}
-	if err == nil && f.Version != tagsVersion {
-		err = fmt.Errorf("version %d, where Cairn reads version %d", f.Version, tagsVersion)
+		tags, err = diy.DecodeTags(data)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the tags of stack %s (%s): %w", ref, path, err)
 	}
-	if f.Tags == nil {
-		f.Tags = backend.Tags{}
-	}
-	return f.Tags, nil
+	return tags, nil
 }
 
 // readOldTags reads the tags where Cairn kept them before it used
@@ -87,7 +73,7 @@ func (b *Backend) writeTags(ref backend.StackRef, tags backend.Tags) error {
 			return err
 		}
 	} else {
-		data, err := json.Marshal(tagsFile{Version: tagsVersion, Tags: tags})
+		data, err := diy.EncodeTags(tags)
 		if err == nil {
 			err = writeFileAtomic(b.layout.tags(ref), data)
 		}
