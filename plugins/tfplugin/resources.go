@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,8 +30,25 @@ func bounded(ctx context.Context, timeout time.Duration) (context.Context, conte
 	return context.WithTimeout(ctx, 2*time.Hour)
 }
 
-// resourceType returns the typed schema of a resource type token.
-func (p *Provider) resourceType(ctx context.Context, token string) (*process, *typed, error) {
+// resourceType returns the typed schema of a resource type token, and
+// the process that answers for the resource of urn: the provider's, or a
+// mock's for a resource the test overrides (see Mocks), which needs the
+// provider neither configured nor running.
+func (p *Provider) resourceType(ctx context.Context, token string, urn resource.URN) (*process, *typed, error) {
+	if mocks, err := loadMocks(); err != nil || len(mocks.Resources) > 0 {
+		s, err2 := p.loadSchema(ctx)
+		if err == nil {
+			err = err2
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if t := s.resources[token]; t != nil {
+			if values := mocks.override(t.name, urn); values != nil {
+				return mockProcess(s, map[string]map[string]json.RawMessage{t.name: values}, nil), t, nil
+			}
+		}
+	}
 	proc, s, err := p.ready(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -46,7 +64,7 @@ func (p *Provider) resourceType(ctx context.Context, token string) (*process, *t
 // inputs are kept as given, but for the write-only attributes, which the
 // Provider keeps until it sends them (see writeOnly).
 func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -255,7 +273,7 @@ func idOf(v cty.Value) resource.ID {
 // the prior one; a replacement when an attribute that requires it
 // changes.
 func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -355,7 +373,7 @@ func ctyPath(ap *tfplugin6.AttributePath) cty.Path {
 func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
@@ -386,7 +404,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
@@ -420,7 +438,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return err
 	}
@@ -455,7 +473,7 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}
