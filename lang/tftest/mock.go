@@ -89,10 +89,10 @@ func readOverride(b *hcl.Block) (*Override, hcl.Diagnostics) {
 // workspace.cairn).
 func mocksFile(stackDir string) string { return filepath.Join(filepath.Dir(stackDir), "mocks.json") }
 
-// writeMocks writes the mocks of a run (the file's mock providers, its
-// overrides and then the run's) for the stack in dir, or removes them
-// when there are none.
-func writeMocks(dir string, f *File, run *Run, ctx *hcl.EvalContext) hcl.Diagnostics {
+// writeMocks writes the mocks of a run of configuration c (the file's
+// mock providers, its overrides and then the run's) for the stack in
+// dir, or removes them when there are none.
+func writeMocks(dir string, f *File, run *Run, c *Config, ctx *hcl.EvalContext) hcl.Diagnostics {
 	m := tfplugin.Mocks{Providers: map[string]*tfplugin.MockProvider{}, Resources: map[string]map[string]json.RawMessage{}}
 	var diags hcl.Diagnostics
 	for _, mp := range f.Mocks {
@@ -108,7 +108,7 @@ func writeMocks(dir string, f *File, run *Run, ctx *hcl.EvalContext) hcl.Diagnos
 				into[typ] = v
 			}
 		}
-		m.Providers[mp.Name] = p
+		m.Providers[c.providerType(mp.Name)] = p
 	}
 	for _, o := range append(append([]*Override{}, f.Overrides...), run.Overrides...) {
 		v, d := attributesJSON(o.Values, ctx)

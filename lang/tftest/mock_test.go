@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -36,9 +37,14 @@ run "mine" {
   }
 }
 `
-	f, diags := Parse("t.tftest.hcl", []byte(src))
+	f, diags := Parse("t.tftest.hcl", []byte(strings.Replace(src, `mock_provider "cairnfw"`, `mock_provider "fw"`, 1)))
+	c := loadTestConfig(t)
+	if c.Types["cairnfw"] != "cairnfw" {
+		t.Fatalf("required_providers gave the types %v", c.Types)
+	}
+	c.Providers["fw"], c.Types["fw"] = true, "cairnfw" // fw = { source = "cairn/cairnfw" }
 	if !diags.HasErrors() {
-		diags = Check(f, map[string]*Config{"": loadTestConfig(t)})
+		diags = Check(f, map[string]*Config{"": c})
 	}
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -50,7 +56,7 @@ run "mine" {
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{"tag": cty.StringVal("b")})}}
 	read := func(run *Run) tfplugin.Mocks {
 		t.Helper()
-		if d := writeMocks(stack, f, run, ctx); d.HasErrors() {
+		if d := writeMocks(stack, f, run, c, ctx); d.HasErrors() {
 			t.Fatal(d)
 		}
 		data, err := os.ReadFile(mocksFile(stack))
@@ -76,7 +82,7 @@ run "mine" {
 		t.Errorf("run override: %s, want the run's", got)
 	}
 	plain, _ := Parse("p.tftest.hcl", []byte(`run "a" {}`))
-	if d := writeMocks(stack, plain, plain.Runs[0], ctx); d.HasErrors() || hasMocks(stack) {
+	if d := writeMocks(stack, plain, plain.Runs[0], c, ctx); d.HasErrors() || hasMocks(stack) {
 		t.Errorf("a file without mocks left %s (%v)", mocksFile(stack), d)
 	}
 }
@@ -85,7 +91,7 @@ run "mine" {
 // an error at their position.
 func TestBadMockValues(t *testing.T) {
 	f, _ := Parse("t.tftest.hcl", []byte("override_resource {\n  target = terraform_data.d\n  values = 3\n}\nrun \"a\" {}\n"))
-	d := writeMocks(t.TempDir(), f, f.Runs[0], &hcl.EvalContext{})
+	d := writeMocks(t.TempDir(), f, f.Runs[0], loadTestConfig(t), &hcl.EvalContext{})
 	if !d.HasErrors() || d[0].Summary != "Invalid mock values" || d[0].Subject.Start.Line != 3 {
 		t.Fatalf("got %v, want Invalid mock values at line 3", d)
 	}

@@ -219,7 +219,7 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 			return rr
 		}
 	}
-	if diags := writeMocks(st.dir, f, run, evalCtx); diags.HasErrors() {
+	if diags := writeMocks(st.dir, f, run, st.config, evalCtx); diags.HasErrors() {
 		rr.Status, rr.Diags = Error, diags
 		return rr
 	}
