@@ -310,3 +310,14 @@ func (m *mockClient) RenewEphemeralResource(context.Context, *tfplugin6.RenewEph
 func (m *mockClient) CloseEphemeralResource(context.Context, *tfplugin6.CloseEphemeralResource_Request, ...grpc.CallOption) (*tfplugin6.CloseEphemeralResource_Response, error) {
 	return &tfplugin6.CloseEphemeralResource_Response{}, nil
 }
+
+// memoKey is what the answers of proc are kept by in the memo: the
+// provider's binary, with the values of the mock that gave them.
+func (p *Provider) memoKey(proc *process) string {
+	m, ok := proc.rpc.(*mockClient)
+	if !ok {
+		return p.exe
+	}
+	values, _ := json.Marshal([]any{m.resources, m.data})
+	return p.exe + "\x00mock " + string(values)
+}

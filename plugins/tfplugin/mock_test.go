@@ -130,3 +130,18 @@ func TestMocksOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestMockMemoKey checks that a mock's answers are kept apart from the
+// provider's and from a mock's of other values, but shared by mocks of
+// the same values (the preview of an up and its update).
+func TestMockMemoKey(t *testing.T) {
+	s := mockSchema(t)
+	p := &Provider{exe: "/bin/x"}
+	a := mockProcess(s, map[string]map[string]json.RawMessage{"x_thing": {"size": json.RawMessage("1")}}, nil)
+	a2 := mockProcess(s, map[string]map[string]json.RawMessage{"x_thing": {"size": json.RawMessage("1")}}, nil)
+	b := mockProcess(s, map[string]map[string]json.RawMessage{"x_thing": {"size": json.RawMessage("2")}}, nil)
+	real := &process{}
+	if p.memoKey(a) != p.memoKey(a2) || p.memoKey(a) == p.memoKey(b) || p.memoKey(real) != "/bin/x" || p.memoKey(a) == p.memoKey(real) {
+		t.Errorf("keys %q %q %q %q", p.memoKey(a), p.memoKey(a2), p.memoKey(b), p.memoKey(real))
+	}
+}

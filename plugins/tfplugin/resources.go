@@ -78,7 +78,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	}
 	vreq := &tfplugin6.ValidateResourceConfig_Request{TypeName: t.name, Config: dv,
 		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
-	resp, err := ask(p.memo, p.exe, "ValidateResourceConfig", nil, vreq, func() (*tfplugin6.ValidateResourceConfig_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "ValidateResourceConfig", nil, vreq, func() (*tfplugin6.ValidateResourceConfig_Response, error) {
 		return proc.rpc.ValidateResourceConfig(ctx, vreq)
 	})
 	if err != nil {
@@ -118,7 +118,7 @@ func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs r
 		return state{}, fmt.Errorf("the recorded state of the resource: %w", err)
 	}
 	ureq := &tfplugin6.UpgradeResourceState_Request{TypeName: t.name, Version: version, RawState: &tfplugin6.RawState{Json: raw}}
-	resp, err := ask(p.memo, p.exe, "UpgradeResourceState", p.configuration(), ureq, func() (*tfplugin6.UpgradeResourceState_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "UpgradeResourceState", p.configuration(), ureq, func() (*tfplugin6.UpgradeResourceState_Response, error) {
 		return proc.rpc.UpgradeResourceState(ctx, ureq)
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func (p *Provider) plan(ctx context.Context, proc *process, t *typed, prior stat
 	}
 	preq := &tfplugin6.PlanResourceChange_Request{TypeName: t.name, PriorState: pv, ProposedNewState: nv, Config: cv,
 		PriorPrivate: prior.private, ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
-	resp, err := ask(p.memo, p.exe, "PlanResourceChange", p.configuration(), preq, func() (*tfplugin6.PlanResourceChange_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "PlanResourceChange", p.configuration(), preq, func() (*tfplugin6.PlanResourceChange_Response, error) {
 		return proc.rpc.PlanResourceChange(ctx, preq)
 	})
 	if err != nil {
