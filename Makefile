@@ -12,7 +12,7 @@ EXTERNAL = pulumi-language-nodejs pulumi-language-yaml tofu node npm chromium
 test: fmt vet nodejs-deps
 	@for b in $(EXTERNAL); do command -v $$b >/dev/null || \
 		echo "SKIPPED: $$b is not on PATH, so the tests that need it will skip"; done
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 60m ./...
 
 # race runs the tests of the packages that run goroutines of their own (the
 # engine, the evaluator, the plugin host, the Terraform provider client and
@@ -53,9 +53,11 @@ docs:
 # bench builds cairn and the latency provider, then measures whole-process
 # runs on generated stacks and prints a markdown table (see BENCHMARKS.md;
 # about 20 minutes on 2 cores). BENCH_QUICK=1 makes a short run;
-# BENCH_LARGE=1 adds the stacks of 100,000 resources (one run each);
-# BENCHFLAGS passes flags to cairnbench (go run ./bench/cmd/cairnbench -help).
-BENCH_LARGE_FLAGS = -n 100,1000,10000,100000 -big-runs 1
+# BENCH_LARGE=1 adds the stacks of 100,000 resources and of 10,000
+# null_resource, independent and chained (one run each); BENCHFLAGS passes
+# flags to cairnbench (go run ./bench/cmd/cairnbench -help). The rows of
+# null_resource show the floor of each phase beside it (BenchmarkNull*Calls).
+BENCH_LARGE_FLAGS = -n 100,1000,10000,100000 -null-n 1000,10000 -null-chain-n 10000 -big-runs 1
 bench: build
 	$(GO) build -o bin/pulumi-resource-latency ./bench/latency
 	$(GO) run ./bench/cmd/cairnbench $(if $(BENCH_LARGE),$(BENCH_LARGE_FLAGS)) $(BENCHFLAGS)

@@ -388,7 +388,13 @@ func (c *checker) access(r ref) {
 		return
 	}
 	attr, ok := rest[0].(hcl.TraverseAttr)
-	names := append([]string{"id", "urn"}, rt.names.spelled(rt.schema.Properties)...)
+	names := rt.names.spelled(rt.schema.Properties)
+	for k := range rt.writeOnly {
+		names = append(names, rt.names.spell(k)) // null, as Terraform has them
+	}
+	if !rt.names.terraform || rt.component || resource.IsProviderType(rt.token) {
+		names = append([]string{"id", "urn"}, names...) // a Terraform resource's value is its attributes
+	}
 	if !ok || slices.Contains(names, attr.Name) {
 		return
 	}

@@ -358,7 +358,7 @@ func implicitProvider(n Node, defaults map[string]*Resource) *Resource {
 }
 
 // invokedPackages returns the packages of the literal tokens of the invoke
-// calls in an expression.
+// calls in an expression, and of the provider functions it calls.
 func invokedPackages(e hcl.Expression) []string {
 	se, ok := e.(hclsyntax.Expression)
 	if !ok {
@@ -368,10 +368,27 @@ func invokedPackages(e hcl.Expression) []string {
 	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
 		if tok, ok := invokeToken(n); ok {
 			out = append(out, resource.TypePackage(tok))
+		} else if pkg, ok := providerFunctionPackage(n); ok {
+			out = append(out, pkg)
 		}
 		return nil
 	})
 	return out
+}
+
+// providerFunctionPackage returns the package of a call of a provider
+// function, provider::<pkg>::<name>(…), which its default provider serves.
+func providerFunctionPackage(n hclsyntax.Node) (string, bool) {
+	call, ok := n.(*hclsyntax.FunctionCallExpr)
+	if !ok {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(call.Name, "provider::")
+	if !ok {
+		return "", false
+	}
+	pkg, _, ok := strings.Cut(rest, "::")
+	return pkg, ok
 }
 
 // cycles reports each cycle of the graph once, naming the references that

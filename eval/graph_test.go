@@ -112,3 +112,18 @@ func TestConstantKey(t *testing.T) {
 		}
 	}
 }
+
+// A call of a provider function waits for the default provider of its
+// package, which the call uses though nothing names it.
+func TestProviderFunctionWaitsForProvider(t *testing.T) {
+	prov := &Resource{Decl: Decl{Name: "cairnfw", Noun: "provider"}, Type: "pulumi:providers:cairnfw", DefaultProvider: true}
+	call := local(t, "a", `provider::cairnfw::shout("x")`)
+	g, diags := graphOf(prov, call)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	deps := g.byNode[call].deps
+	if len(deps) != 1 || deps[0].node != prov {
+		t.Errorf("local a waits for %v, want the provider cairnfw", deps)
+	}
+}

@@ -116,13 +116,26 @@ func invokeOptions(v cty.Value) (prov, version string, err error) {
 }
 
 // defaultProvider returns the reference of the scope's default provider of
-// a package, or "" when it has none.
+// a package: its own, or the one the module instances it is in pass it,
+// the innermost first (as the engine gives a module's resources theirs);
+// "" when it has none.
 func (s *scopeRun) defaultProvider(pkg string) (string, error) {
-	p := s.g.defaults[pkg]
-	if p == nil {
-		return "", nil
+	if p := s.g.defaults[pkg]; p != nil {
+		return providerRef(s.states[p].current())
 	}
-	return providerRef(s.states[p].current())
+	return s.passedProvider(pkg), nil
+}
+
+// passedProvider returns the reference of the provider of a package that
+// the module instances the scope is in pass it, the innermost first, or
+// "" when none does.
+func (s *scopeRun) passedProvider(pkg string) string {
+	for sc := s; sc != nil; sc = sc.up {
+		if ref, ok := sc.providers[pkg]; ok {
+			return ref
+		}
+	}
+	return ""
 }
 
 // invoke calls a provider function. Its result is unknown when the
@@ -163,7 +176,7 @@ func (r *run) invoke(ctx context.Context, token string, args cty.Value, prov, ve
 // change is not called: its value is unknown until the update, which
 // calls it once that has changed, as Terraform defers such reads.
 func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *hcl.EvalContext) (cty.Value, bool) {
-	if n.DeferChanged && s.r.info.DryRun && s.changed(v) {
+	if n.DeferChanged && s.r.info.DryRun && (s.deferReads || s.changed(v)) {
 		return cty.DynamicVal, true
 	}
 	args, ok := s.properties(n.Args, ectx)
@@ -186,6 +199,9 @@ func (s *scopeRun) invokeNode(ctx context.Context, v *vertex, n *Invoke, ectx *h
 			return cty.DynamicVal, false
 		}
 		prov = ref
+	}
+	if prov == "" {
+		prov = s.passedProvider(resource.TypePackage(n.Token))
 	}
 	val, err := s.r.invoke(ctx, n.Token, args, prov, version)
 	if err != nil {

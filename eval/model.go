@@ -215,7 +215,9 @@ type Moved struct {
 }
 
 // MovedModule is a module instance a resource moved out of: its name with
-// its key (site, site[0]) and its component's type.
+// its key (site, site[0]) and its component's type, empty when the
+// module call is no longer declared (the old resource is then found by
+// its name and type alone).
 type MovedModule struct {
 	Name, Type string
 }
@@ -449,4 +451,7 @@ type Dialect struct {
 	// with a call of ToSet as the hint. Empty, a list or tuple of strings
 	// is taken too (Pulumi YAML's forEach).
 	ToSet string
+	// OmitNullOutputs leaves the stack's outputs whose value is null out
+	// of its outputs, as Terraform leaves out a root module's.
+	OmitNullOutputs bool
 }

@@ -37,7 +37,8 @@ func (s *scopeRun) module(ctx context.Context, v *vertex, m *Module, in *instanc
 		return cty.DynamicVal, false
 	}
 	child := s.r.newScopeRun(ctx, body, resp.URN, configs)
-	child.prefix, child.up = name+".", s
+	child.prefix, child.up, child.providers = name+".", s, req.Providers
+	child.deferReads = s.deferReads || s.dependsOnChanged(v, m.Options.DependsOn)
 	child.start(ctx)
 	child.wait()
 	for _, st := range child.states {

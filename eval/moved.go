@@ -35,10 +35,15 @@ func (s *scopeRun) movedAliases(moves []Moved, in *instance) []deploy.Alias {
 		if len(m.Within) > 0 && s.prefix != d.prefix+strings.Join(m.Within, ".")+"." {
 			continue
 		}
-		parent, prefix := d.parent, d.prefix
+		parent, prefix, anyParent := d.parent, d.prefix, false
 		for _, mod := range m.FromModules {
+			anyParent = anyParent || mod.Type == ""
 			parent = resource.NewURN(s.r.info.Stack, s.r.info.Project, parent.QualifiedType(), mod.Type, prefix+mod.Name)
 			prefix += mod.Name + "."
+		}
+		if anyParent {
+			out = append(out, deploy.Alias{Name: prefix + from, Type: m.Type, AnyParent: true})
+			continue
 		}
 		out = append(out, deploy.Alias{Name: prefix + from, Type: m.Type, Parent: parent, NoParent: parent == ""})
 	}

@@ -215,7 +215,7 @@ func flattenResources(v cty.Value) []cty.Value {
 		return nil
 	}
 	plain, _ := v.Unmark()
-	if _, ok := asResource(plain); ok || !plain.IsKnown() || plain.IsNull() || !plain.CanIterateElements() {
+	if _, ok := asResource(v); ok || !plain.IsKnown() || plain.IsNull() || !plain.CanIterateElements() {
 		if plain.IsNull() {
 			return nil
 		}
@@ -236,8 +236,17 @@ type resourceValue struct {
 }
 
 // asResource reports whether v is a resource object (the value of a
-// resource, with its "urn").
+// resource, with its "urn", or of a Terraform resource, marked with it).
 func asResource(v cty.Value) (resourceValue, bool) {
+	if urn := values.ResourceOf(v); urn != "" {
+		out := resourceValue{urn: urn, id: resource.UnknownID}
+		if obj, _ := v.UnmarkDeep(); obj.IsKnown() && !obj.IsNull() && obj.Type().IsObjectType() && obj.Type().HasAttribute("id") {
+			if id := obj.GetAttr("id"); id.IsKnown() && !id.IsNull() && id.Type() == cty.String {
+				out.id = resource.ID(id.AsString())
+			}
+		}
+		return out, true
+	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute("urn") {
 		return resourceValue{}, false

@@ -43,6 +43,11 @@ func (p *Program) Run(ctx context.Context, info deploy.RunInfo) error {
 		return err
 	}
 	if outs, ok := root.outputs(); ok && !r.failed() {
+		for name, v := range outs {
+			if p.Dialect.OmitNullOutputs && (v.IsNull() || v.IsSecret() && v.SecretElement().IsNull()) {
+				delete(outs, name)
+			}
+		}
 		if err := info.Monitor.RegisterResourceOutputs(ctx, stack.URN, outs); err != nil {
 			r.diags.add(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot register the stack's outputs", Detail: err.Error()}})
 		}

@@ -217,6 +217,25 @@ func (rt *resourceType) value(urn resource.URN, id resource.ID, custom bool, out
 			}
 		}
 		outputs = rt.names.object(outputs, rt.schema.Properties)
+		if rt.names.terraform && custom && !resource.IsProviderType(rt.token) {
+			return values.TerraformObject(urn, rt.attributes(outputs))
+		}
 	}
 	return values.ResourceObject(urn, id, custom, outputs)
+}
+
+// attributes keeps of a Terraform resource's outputs (spelled) its
+// attributes, which are Terraform's value of the resource: not what Cairn
+// keeps beside them (tfstate.MetaKey). Its write-only attributes, never
+// kept, are null.
+func (rt *resourceType) attributes(outputs resource.Map) resource.Map {
+	out := make(resource.Map, len(rt.schema.Properties)+len(rt.writeOnly))
+	for k := range rt.schema.Properties {
+		name := rt.names.spell(k)
+		out[name] = outputs[name]
+	}
+	for k := range rt.writeOnly {
+		out[rt.names.spell(k)] = resource.Null
+	}
+	return out
 }

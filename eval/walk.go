@@ -25,6 +25,13 @@ type scopeRun struct {
 	funcs   map[string]function.Function
 	states  map[Node]*nodeState
 	wg      sync.WaitGroup
+
+	// providers are those the module instance passes its body, by
+	// package, as the engine passes them to its children.
+	providers map[string]string
+	// deferReads is set when what the module call's depends_on names
+	// has changes: the body's data sources are read during the update.
+	deferReads bool
 }
 
 // nodeState is the progress of one node. expanded is closed once the
@@ -75,6 +82,23 @@ func (s *scopeRun) changed(v *vertex) bool {
 	for _, d := range v.deps {
 		if st := s.states[d.node]; st != nil && st.anyChanged() {
 			return true
+		}
+	}
+	return false
+}
+
+// dependsOnChanged reports whether a node that the depends_on of v's
+// node names has changes.
+func (s *scopeRun) dependsOnChanged(v *vertex, dependsOn hcl.Expression) bool {
+	if dependsOn == nil {
+		return false
+	}
+	r := dependsOn.Range()
+	for _, d := range v.deps {
+		if d.rng.Filename == r.Filename && r.ContainsOffset(d.rng.Start.Byte) {
+			if st := s.states[d.node]; st != nil && st.anyChanged() {
+				return true
+			}
 		}
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -31,7 +32,9 @@ func backendURL(home string) string {
 func openBackend(ctx context.Context, url string, warn func(string)) (backend.Backend, error) {
 	switch {
 	case strings.HasPrefix(url, "file://"):
-		return local.Open(url, local.Options{Warn: warn, EngineVersion: version})
+		// As Pulumi's DIY backend, write states compressed when asked to.
+		gzip, _ := strconv.ParseBool(os.Getenv("PULUMI_DIY_BACKEND_GZIP"))
+		return local.Open(url, local.Options{Warn: warn, EngineVersion: version, Gzip: gzip})
 	case postgres.IsURL(url):
 		return postgres.Open(ctx, url, postgres.Options{Options: backend.Options{Warn: warn, EngineVersion: version}, Hostname: os.Getenv("CAIRN_HOSTNAME")})
 	}

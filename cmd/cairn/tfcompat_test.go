@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"text/template"
@@ -36,7 +38,10 @@ import (
 const tfCorpus = "../../testdata/tf"
 
 // tfScript is the scenario of one case; the case's files are in tf/ (for
-// Terraform) and cn/ (for Cairn).
+// Terraform) and cn/ (for Cairn). Each stage of the case is planned by
+// both and compared; all but the last are then applied and their outputs
+// compared. A refused stage must fail under both, and ends the case when
+// it is init or the first apply.
 var tfScript = template.Must(template.New("").Parse(`# {{.Name}}: {{.Tool}} and Cairn.
 env TF={{.Path}}
 {{range .Needs}}[!exec:terraform-provider-{{.}}] skip 'SKIPPED: terraform-provider-{{.}} is not on PATH'
@@ -45,30 +50,50 @@ env TF={{.Path}}
 {{end}}{{range .UsesRepos}}replace tf/{{.}} REPOS $WORK/repos
 replace cn/{{.}} REPOS $WORK/repos
 {{end}}cd tf
-exec $TF init -input=false -no-color
-exec $TF apply -auto-approve -input=false -no-color
+{{if eq .Refused "init"}}! exec $TF init -input=false -no-color
+{{range .TFErrors}}tfcompare refused {{.}}
+{{end}}{{else}}exec $TF init -input=false -no-color
+{{end}}{{if eq .Refused "apply"}}! exec $TF apply -auto-approve -input=false -no-color
+{{range .TFErrors}}tfcompare refused {{.}}
+{{end}}{{else if eq .Refused "init"}}{{else}}exec $TF apply -auto-approve -input=false -no-color
 exec $TF output -json
 cp stdout $WORK/tf-outputs.json
-{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
-{{end}}{{if .Overlay}}exec $TF init -input=false -no-color
-{{end}}exec $TF plan -input=false -no-color{{if .Change}} -var-file=change.tfvars{{end}} -out=change.plan
-exec $TF show -json change.plan
-cp stdout $WORK/tf-plan.json
-{{range .Overlay}}{{if .New}}rm {{.Name}}{{else}}cp $WORK/orig/{{.Name}} {{.Name}}{{end}}
+{{range .Stages}}{{range .Files}}cp {{.Stage}}/{{.Name}} {{.Name}}
+{{end}}{{if .Files}}exec $TF init -input=false -no-color
+{{end}}{{if .Refused}}! exec $TF plan -input=false -no-color{{.Vars}}
+{{range $.TFErrors}}tfcompare refused {{.}}
+{{end}}{{else}}exec $TF plan -input=false -no-color{{.Vars}} -out=stage{{.N}}.plan
+exec $TF show -json stage{{.N}}.plan
+cp stdout $WORK/tf-plan{{.N}}.json
+{{if not .Last}}exec $TF apply -input=false -no-color stage{{.N}}.plan
+exec $TF output -json
+cp stdout $WORK/tf-outputs{{.N}}.json
+{{end}}{{end}}{{end}}{{range .Restore}}{{.}}
 {{end}}{{end}}
 cd $WORK/cn
 exec cairn stack init default
-exec cairn up --yes
+{{if eq .Refused "apply" "init"}}! exec cairn up --yes
+{{range .CNErrors}}tfcompare refused {{.}}
+{{end}}stop 'refused by both'
+{{end}}exec cairn up --yes
 exec cairn stack output --json --show-secrets
 cp stdout $WORK/cn-outputs.json
 exec cairn stack output --json
 cp stdout $WORK/cn-masked.json
 tfcompare outputs $WORK/tf-outputs.json $WORK/cn-outputs.json $WORK/cn-masked.json
-{{if .Plan}}{{range .Overlay}}cp change/{{.Name}} {{.Name}}
-{{end}}exec cairn preview --json{{if .Change}} -var-file=change.tfvars{{end}}
-cp stdout $WORK/cn-plan.json
-tfcompare plan $WORK/tf-plan.json $WORK/cn-plan.json
-{{end}}
+{{range .Stages}}{{range .Files}}cp {{.Stage}}/{{.Name}} {{.Name}}
+{{end}}{{if .Refused}}! exec cairn preview{{.Vars}}
+{{range $.CNErrors}}tfcompare refused {{.}}
+{{end}}{{else}}exec cairn preview --json{{.Vars}}
+cp stdout $WORK/cn-plan{{.N}}.json
+tfcompare plan $WORK/tf-plan{{.N}}.json $WORK/cn-plan{{.N}}.json
+{{if not .Last}}exec cairn up --yes{{.Vars}}
+exec cairn stack output --json --show-secrets
+cp stdout $WORK/cn-outputs{{.N}}.json
+exec cairn stack output --json
+cp stdout $WORK/cn-masked{{.N}}.json
+tfcompare outputs $WORK/tf-outputs{{.N}}.json $WORK/cn-outputs{{.N}}.json $WORK/cn-masked{{.N}}.json
+{{end}}{{end}}{{end}}
 # The state Terraform wrote moves into a new stack, in Terraform's folder.
 # Cairn adds lock entries under OpenTofu's registry host, as OpenTofu does,
 # which Terraform then refuses: its own lock file is put back before it
@@ -78,10 +103,10 @@ cd $WORK/tf
 {{end}}env CAIRN_HOME=$WORK/import-home
 exec cairn stack init default
 exec cairn stack import --from-terraform terraform.tfstate
-exec cairn preview --expect-no-changes
+exec cairn preview --expect-no-changes{{.AppliedVars}}
 {{if .Lock}}cp $WORK/tf.lock.hcl .terraform.lock.hcl
-{{end}}exec $TF destroy -auto-approve -input=false -no-color{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
-`))
+{{end}}{{if .Destroy}}exec $TF destroy -auto-approve -input=false -no-color{{.AppliedVars}}{{if eq .Tool "tofu"}} -suppress-forget-errors{{end}}
+{{end}}`))
 
 // requireTofuEnv, set to 1 (as CI does), makes TestTerraformDifferential
 // fail rather than skip when tofu is not on PATH.
@@ -191,22 +216,42 @@ func buildMirror(t *testing.T, mirror string) {
 	}
 }
 
-// overlayFile is a file of a case's change/ folder, which replaces the
-// case's file of its name (or is added, when New) for the planned change.
-type overlayFile struct {
-	Name string
-	New  bool
+// stage is a change of a case, planned by Terraform and Cairn: stage 1
+// is the case's change/ folder and change.tfvars, stage N its changeN/
+// and changeN.tfvars. Its files replace (or add to) the configuration's
+// as left by the stages before it, which were applied.
+type stage struct {
+	N       int
+	Files   []overlayFile
+	Vars    string // the -var-file flag, with a space before it
+	Last    bool   // planned only, not applied
+	Refused bool   // its plan must fail under both
 }
+
+// overlayFile is a file of a stage's folder, which replaces the
+// configuration's file of its name, or is added.
+type overlayFile struct {
+	Stage, Name string
+}
+
+// stageFile matches the path of a stage's file or variables in a case:
+// its number (empty for 1) and its name.
+var stageFile = regexp.MustCompile(`^change([2-9]?)(?:/(.+)|\.tfvars)$`)
 
 // writeCaseScript writes the scenario of the case in dir under tool (tofu
 // or terraform, by its path): the script, and the case's files under tf/
-// and cn/, the originals of those change/ replaces under orig/. The
+// and cn/, the originals of those a stage replaces under orig/. The
 // folders of its repos/ become git repositories (tagged v1) in
-// $WORK/repos, which REPOS in its files stands for.
+// $WORK/repos, which REPOS in its files stands for. A file refused names
+// the stage both must refuse, init (Terraform's; Cairn's up), apply (the
+// first) or plan (the last stage),
+// and may follow it with lines "TOOL: REGEXP" (tofu, terraform or cairn)
+// the tool's error must match.
 func writeCaseScript(t *testing.T, dir, script, tool string) {
 	var files []txtar.File
 	var repos, usesRepos []string
-	var overlay []overlayFile
+	stages := map[int]*stage{}
+	originals := map[string]bool{}
 	uses := ""
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -230,11 +275,20 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 		}
 		uses += string(data)
 		files = append(files, txtar.File{Name: "tf/" + rel, Data: data}, txtar.File{Name: "cn/" + rel, Data: data})
-		if name, ok := strings.CutPrefix(rel, "change/"); ok {
-			original, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
-			overlay = append(overlay, overlayFile{Name: name, New: err != nil})
-			if err == nil {
-				files = append(files, txtar.File{Name: "orig/" + name, Data: original})
+		if m := stageFile.FindStringSubmatch(rel); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			n = max(n, 1)
+			if stages[n] == nil {
+				stages[n] = &stage{N: n}
+			}
+			if m[2] == "" {
+				stages[n].Vars = " -var-file=" + rel
+				return nil
+			}
+			stages[n].Files = append(stages[n].Files, overlayFile{Stage: strings.TrimSuffix(rel, "/"+m[2]), Name: m[2]})
+			if original, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m[2]))); err == nil && !originals[m[2]] {
+				originals[m[2]] = true
+				files = append(files, txtar.File{Name: "orig/" + m[2], Data: original})
 			}
 		}
 		return nil
@@ -242,7 +296,47 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, statErr := os.Stat(filepath.Join(dir, "change.tfvars"))
+	var ordered []*stage
+	for n := 1; n <= len(stages); n++ {
+		if stages[n] == nil {
+			t.Fatalf("%s: has %d stages but no change%d/ or change%[3]d.tfvars", dir, len(stages), n)
+		}
+		ordered = append(ordered, stages[n])
+	}
+	refused, tfErrors, cnErrors := caseRefusal(t, dir, filepath.Base(tool))
+	if refused == "plan" {
+		if len(ordered) == 0 {
+			t.Fatalf("%s: refused names plan, but the case has no change to plan", dir)
+		}
+		ordered[len(ordered)-1].Refused = true
+	}
+	// After the last stage, its files are put back as the stage before
+	// left them, for the state Terraform wrote.
+	var restore []string
+	appliedVars := ""
+	if len(ordered) > 0 {
+		ordered[len(ordered)-1].Last = true
+		applied := ordered[:len(ordered)-1]
+		if len(applied) > 0 {
+			appliedVars = applied[len(applied)-1].Vars
+		}
+	next:
+		for _, f := range ordered[len(ordered)-1].Files {
+			for i := len(applied) - 1; i >= 0; i-- {
+				for _, g := range applied[i].Files {
+					if g.Name == f.Name {
+						restore = append(restore, "cp "+g.Stage+"/"+f.Name+" "+f.Name)
+						continue next
+					}
+				}
+			}
+			if originals[f.Name] {
+				restore = append(restore, "cp $WORK/orig/"+f.Name+" "+f.Name)
+			} else {
+				restore = append(restore, "rm "+f.Name)
+			}
+		}
+	}
 	var text bytes.Buffer
 	var needs []string
 	for typ := range hashicorpProviders {
@@ -252,8 +346,11 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	}
 	sort.Strings(needs)
 	err = tfScript.Execute(&text, map[string]any{"Name": filepath.Base(dir), "Tool": filepath.Base(tool), "Path": tool,
-		"Change": statErr == nil, "Needs": needs, "Overlay": overlay, "Plan": statErr == nil || len(overlay) > 0,
-		"Lock": strings.Contains(uses, "required_providers") || strings.Contains(uses, `provider "cairn`), "Repos": repos, "UsesRepos": usesRepos})
+		"Needs": needs, "Stages": ordered, "Restore": restore, "AppliedVars": appliedVars,
+		"Refused": refused, "TFErrors": tfErrors, "CNErrors": cnErrors,
+		// A configuration with prevent_destroy cannot be destroyed.
+		"Destroy": !strings.Contains(uses, "prevent_destroy"),
+		"Lock":    strings.Contains(uses, "required_providers") || strings.Contains(uses, `provider "cairn`), "Repos": repos, "UsesRepos": usesRepos})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,14 +359,44 @@ func writeCaseScript(t *testing.T, dir, script, tool string) {
 	}
 }
 
+// caseRefusal reads the case's refused file, if any: the stage refused
+// (init, apply or plan), and the patterns, quoted for a script, that the
+// errors of tool and of Cairn must match.
+func caseRefusal(t *testing.T, dir, tool string) (stage string, toolErrors, cairnErrors []string) {
+	data, err := os.ReadFile(filepath.Join(dir, "refused"))
+	if err != nil {
+		return "", nil, nil
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	stage = strings.TrimSpace(lines[0])
+	if stage != "init" && stage != "apply" && stage != "plan" {
+		t.Fatalf("%s/refused: the first line is %q, not the stage refused (init, apply or plan)", dir, stage)
+	}
+	for _, line := range lines[1:] {
+		who, pattern, ok := strings.Cut(line, ":")
+		if !ok {
+			continue // a comment
+		}
+		quoted := "'" + strings.ReplaceAll(strings.TrimSpace(pattern), "'", "''") + "'"
+		switch strings.TrimSpace(who) {
+		case tool:
+			toolErrors = append(toolErrors, quoted)
+		case "cairn":
+			cairnErrors = append(cairnErrors, quoted)
+		}
+	}
+	return stage, toolErrors, cairnErrors
+}
+
 // tfCompareCmd compares what Terraform and Cairn did: "tfcompare outputs
 // TF CAIRN CAIRN-MASKED" compares `terraform output -json` with `cairn
 // stack output --json` (with and without --show-secrets), "tfcompare plan
 // TF CAIRN" the resource changes of `terraform show -json PLAN` with the
-// steps of `cairn preview --json`.
+// steps of `cairn preview --json`; "tfcompare refused REGEXP" checks that
+// what the refused command printed (either stream) matches.
 func tfCompareCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
-		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN")
+		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN | tfcompare refused REGEXP")
 	}
 	read := func(name string) any {
 		var v any
@@ -278,6 +405,12 @@ func tfCompareCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var diffs []string
 	switch {
+	case args[0] == "refused" && len(args) == 2:
+		re, err := regexp.Compile(args[1])
+		ts.Check(err)
+		if printed := ts.ReadFile("stdout") + ts.ReadFile("stderr"); !re.MatchString(printed) {
+			ts.Fatalf("the refusal does not match %s", args[1])
+		}
 	case args[0] == "outputs" && len(args) == 4:
 		tf, _ := read(args[1]).(map[string]any)
 		cn, _ := read(args[2]).(map[string]any)
@@ -305,7 +438,7 @@ func tfCompareCmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Logf("planned: %v", tf)
 	default:
-		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN")
+		ts.Fatalf("usage: tfcompare outputs TF CAIRN CAIRN-MASKED | tfcompare plan TF CAIRN | tfcompare refused REGEXP")
 	}
 	if len(diffs) > 0 {
 		ts.Fatalf("Terraform and Cairn differ:\n  %s", strings.Join(diffs, "\n  "))

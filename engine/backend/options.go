@@ -15,6 +15,9 @@ type Options struct {
 	// EngineVersion is written in the manifest of every state; empty means
 	// state.EngineVersion().
 	EngineVersion string
+	// Gzip writes states compressed with gzip, as Pulumi's DIY backend does
+	// with PULUMI_DIY_BACKEND_GZIP set (the local backend: <stack>.json.gz).
+	Gzip bool
 }
 
 // Warnf passes a warning to Warn, if it is set.

@@ -49,6 +49,11 @@ type Alias struct {
 	Project  string
 	Parent   resource.URN
 	NoParent bool
+	// AnyParent names the old resource of the name and type whatever its
+	// parents' types, when exactly one has them: a Terraform move out of
+	// a module call no longer declared, whose type (its folder) the
+	// program no longer knows.
+	AnyParent bool
 }
 
 // RegisterRequest declares a resource and its options.

@@ -177,6 +177,36 @@ func TestChildAliasesFollowParent(t *testing.T) {
 	equal(t, "no creates", h.log.filter("Create"), []string(nil))
 }
 
+// TestAnyParentAlias moves a resource out of a component the program no
+// longer registers, whose type it does not know: the alias finds the old
+// resource by its name and type alone, and only when one has them.
+func TestAnyParentAlias(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(func(ctx context.Context, info RunInfo) error {
+		root, err := stack(ctx, info)
+		if err != nil {
+			return err
+		}
+		comp, err := info.Monitor.RegisterResource(ctx, RegisterRequest{Type: "my:comp:Gone", Name: "m", Parent: root})
+		if err != nil {
+			return err
+		}
+		child := res("m.x", map[string]any{"x": 1})
+		child.Parent = comp.URN
+		_, err = info.Monitor.RegisterResource(ctx, child)
+		return err
+	})
+	oldID := h.find("m.x").ID
+	h.log.take()
+	moved := res("x", map[string]any{"x": 1})
+	moved.Aliases = []Alias{{Name: "m.x", AnyParent: true}}
+	h.mustUp(program(moved))
+	equal(t, "no creates", h.log.filter("Create"), []string(nil))
+	if n := h.find("x"); n == nil || n.ID != oldID || h.find("m.x") != nil {
+		t.Fatalf("after the move: %s", dump(h.snap))
+	}
+}
+
 func TestDuplicateURN(t *testing.T) {
 	h := newHarness(t)
 	_, err := h.up(program(res("a", nil), res("a", nil)))

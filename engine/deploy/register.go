@@ -256,6 +256,12 @@ func (d *deployment) aliasURNs(req *RegisterRequest, parent *record) []resource.
 			continue
 		}
 		name, typ, stack, project := or(a.Name, req.Name), or(a.Type, req.Type), or(a.Stack, d.opts.Stack), or(a.Project, d.opts.Project)
+		if a.AnyParent {
+			if u := d.oldNamed(stack, project, typ, name); u != "" {
+				out = append(out, u)
+			}
+			continue
+		}
 		p := req.Parent
 		switch {
 		case a.NoParent:
@@ -280,6 +286,21 @@ func (d *deployment) aliasURNs(req *RegisterRequest, parent *record) []resource.
 		}
 	}
 	return out
+}
+
+// oldNamed returns the URN of the one old resource of a stack, project,
+// type and name, whatever its parents' types; none when there are more.
+func (d *deployment) oldNamed(stack, project, typ, name string) resource.URN {
+	var found resource.URN
+	for u := range d.olds {
+		if u.Name() == name && u.Type() == typ && u.Stack() == stack && u.Project() == project {
+			if found != "" {
+				return ""
+			}
+			found = u
+		}
+	}
+	return found
 }
 
 func or(a, b string) string {

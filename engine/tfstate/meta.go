@@ -22,6 +22,11 @@ const NoID = "-"
 type Meta struct {
 	SchemaVersion string `json:"schema_version"`
 	Private       string `json:"private,omitempty"` // base64
+	// Provider is the h1: hash of the provider package that wrote the
+	// attributes, at SchemaVersion, from inputs it validated; "" when
+	// unknown. The same package need not be asked to upgrade them to the
+	// same version, nor to validate the same inputs again.
+	Provider string `json:"provider,omitempty"`
 }
 
 // Value is the output value of m.

@@ -163,9 +163,9 @@ var PulumiResourceTypeFunc = urnFunc("Returns the type of a resource, from its U
 var PulumiResourceURNFunc = urnFunc("Returns the URN of a resource.", func(u resource.URN) string { return string(u) })
 
 // urnFunc returns a function of a resource (an object with a "urn"
-// attribute) or of a URN whose result is part of the URN. The result has
-// the marks of the resource value and of its URN, but not those of its
-// other attributes.
+// attribute, or a Terraform resource's object, marked values.Resource) or
+// of a URN whose result is part of the URN. The result has the marks of the
+// resource value and of its URN, but not those of its other attributes.
 func urnFunc(description string, part func(resource.URN) string) function.Function {
 	return function.New(&function.Spec{
 		Description:  description,
@@ -174,6 +174,9 @@ func urnFunc(description string, part func(resource.URN) string) function.Functi
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			v, marks := args[0].Unmark()
+			if urn := values.ResourceOf(args[0]); urn != "" {
+				return cty.StringVal(part(urn)).WithMarks(marks), nil
+			}
 			if v.IsKnown() && v.Type().IsObjectType() && v.Type().HasAttribute("urn") {
 				var urnMarks cty.ValueMarks
 				v, urnMarks = v.GetAttr("urn").Unmark()

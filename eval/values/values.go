@@ -10,6 +10,9 @@
 //   - assets and archives are cty capsules (AssetType, ArchiveType);
 //   - a resource itself is an object of its outputs plus "urn" and "id",
 //     marked Dep; passed whole as a property it becomes a resource reference.
+//     A Terraform provider's resource is, as in Terraform, the object of its
+//     attributes alone, marked Dep and Resource; passed whole, it is that
+//     object.
 //
 // ToEngine and FromEngine convert at the monitor boundary, and nowhere else.
 package values
@@ -43,6 +46,12 @@ var Ephemeral = ephemeralMark{}
 
 // Dep marks a value derived from the outputs of the resource named by URN.
 type Dep struct{ URN resource.URN }
+
+// Resource marks the value of a Terraform provider's resource, which is the
+// object of its attributes alone (see TerraformObject): it names the
+// resource where other resources' values have a "urn" attribute. As every
+// mark, it passes to the values derived from that object.
+type Resource struct{ URN resource.URN }
 
 // AssetType is the cty type of assets.
 var AssetType = cty.CapsuleWithOps("asset", reflect.TypeOf(resource.Asset{}), &cty.CapsuleOps{
@@ -83,6 +92,34 @@ func ResourceObject(urn resource.URN, id resource.ID, custom bool, outputs resou
 		}
 	}
 	return cty.ObjectVal(attrs).Mark(Dep{URN: urn})
+}
+
+// TerraformObject returns the value of a Terraform provider's resource: the
+// object of its attributes (attrs, which must be exactly those of its
+// schema), marked Dep and Resource, as Terraform has it, without the "urn"
+// and "id" ResourceObject adds.
+func TerraformObject(urn resource.URN, attrs resource.Map) cty.Value {
+	out := make(map[string]cty.Value, len(attrs))
+	for k, v := range attrs {
+		out[k] = FromEngine(v)
+	}
+	return cty.ObjectVal(out).WithMarks(cty.NewValueMarks(Dep{URN: urn}, Resource{URN: urn}))
+}
+
+// ResourceOf returns the URN of the Terraform resource whose value v is
+// (or is derived from, through its Resource mark), or "" when v is of no
+// such resource or of more than one.
+func ResourceOf(v cty.Value) resource.URN {
+	var urn resource.URN
+	for m := range v.Marks() {
+		if r, ok := m.(Resource); ok {
+			if urn != "" {
+				return ""
+			}
+			urn = r.URN
+		}
+	}
+	return urn
 }
 
 // FromEngine converts an engine value into cty.

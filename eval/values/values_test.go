@@ -75,3 +75,25 @@ func TestDependenciesAndReferences(t *testing.T) {
 		t.Errorf("unknown id: got %v", v)
 	}
 }
+
+// A Terraform resource's value is the object of its attributes: passed
+// whole it stays that object (no reference), yet names its resource.
+func TestTerraformObject(t *testing.T) {
+	urn := resource.URN("urn:pulumi:s::p::terraform:index/data:Data::a")
+	v := TerraformObject(urn, resource.Map{"id": resource.String("x"), "input": resource.Number(1)})
+	plain, _ := v.Unmark()
+	if plain.Type().HasAttribute("urn") || plain.LengthInt() != 2 {
+		t.Fatalf("attributes %#v, want id and input only", plain.Type().AttributeTypes())
+	}
+	ev, deps, err := ToEngine(v)
+	if err != nil || ev.IsRef() || !ev.IsObject() || len(deps) != 1 || deps[0] != urn {
+		t.Fatalf("ToEngine = %v, %v, %v; want the object, depending on %s", ev, deps, err, urn)
+	}
+	if got := ResourceOf(v.GetAttr("input")); got != urn {
+		t.Errorf("ResourceOf(an attribute) = %q, want %q", got, urn)
+	}
+	other := TerraformObject("urn:pulumi:s::p::terraform:index/data:Data::b", nil)
+	if got := ResourceOf(v.WithMarks(other.Marks())); got != "" {
+		t.Errorf("ResourceOf(a value of two resources) = %q, want none", got)
+	}
+}

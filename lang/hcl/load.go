@@ -53,7 +53,8 @@ type Options struct {
 
 // dialect is how HCL names the parts of a resource, for hints.
 var dialect = eval.Dialect{OptionNames: optionNames(), OptionsBlock: "pulumi", PropertiesBlock: "the resource block",
-	PropertyName: schema.SnakeCase, Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset"}
+	PropertyName: schema.SnakeCase, Unsecret: "nonsensitive()", ForEach: "for_each", ToSet: "toset",
+	OmitNullOutputs: true}
 
 // Load reads the HCL program of the project in dir: every *.hcl file of
 // the program's folder (Options.ProgramDir, or dir), and the files of the

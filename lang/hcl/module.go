@@ -124,7 +124,7 @@ func (m *module) scope() *eval.Scope {
 var callSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "version"}, {Name: "count"},
 		{Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"}},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "lifecycle"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "lifecycle"}, {Type: "_"}},
 }
 
 // call decodes a module block: a component resource whose body is the
@@ -133,6 +133,7 @@ func (m *module) call(b *hcl.Block) {
 	name := b.Labels[0]
 	content, inputs, diags := b.Body.PartialContent(callSchema)
 	m.report(diags)
+	inputs = m.escaped(content.Blocks, inputs)
 	mod := &eval.Module{Decl: eval.Decl{Name: name, Namespace: "module", Noun: "module", NameRange: b.LabelRanges[0], DeclRange: b.DefRange}}
 	addTo(m.res.modules, name, mod)
 	m.nodes = append(m.nodes, mod)
@@ -146,10 +147,11 @@ func (m *module) call(b *hcl.Block) {
 	}
 	mod.Type = "hcl:module:" + typeToken(moduleName(srcText, dir))
 	m.expansion(content, &mod.Expansion)
+	m.impliedMove("module", name, mod.Expansion, &mod.Options.Moved, b.DefRange)
 	m.moduleLifecycle(content.Blocks, mod)
 	m.pulumiOptions(content.Blocks, &mod.Options, shapes{openShape, openShape}, nil)
 	if d := content.Attributes["depends_on"]; d != nil {
-		mod.Options.DependsOn = d.Expr
+		mod.Options.DependsOn = m.dependsOn(d.Expr)
 	}
 	if p := content.Attributes["providers"]; p != nil {
 		mod.Options.Providers = passedProviders(p.Expr, m.defaultProviders(b.DefRange))

@@ -104,20 +104,36 @@ func parseAddress(t hcl.Traversal) (address, bool) {
 // scopeOf returns the module body that holds what an address names, with
 // the module calls on the way, or nil when one is not declared.
 func (m *module) scopeOf(a address) (*resolver, []*eval.Module) {
+	calls := m.declaredCalls(a)
+	switch {
+	case len(calls) < len(a.modules):
+		return nil, nil
+	case len(calls) == 0:
+		return m.res, nil
+	}
+	r, _ := calls[len(calls)-1].Body.Resolver.(*resolver)
+	if r == nil {
+		return nil, nil
+	}
+	return r, calls
+}
+
+// declaredCalls returns the module calls on the way to what an address
+// names, as far as they are declared.
+func (m *module) declaredCalls(a address) []*eval.Module {
 	r := m.res
 	var calls []*eval.Module
 	for _, st := range a.modules {
 		mod, _ := r.modules[st.name].(*eval.Module)
 		if mod == nil || mod.Body == nil {
-			return nil, nil
+			break
 		}
 		calls = append(calls, mod)
-		r, _ = mod.Body.Resolver.(*resolver)
-		if r == nil {
-			return nil, nil
+		if r, _ = mod.Body.Resolver.(*resolver); r == nil {
+			break
 		}
 	}
-	return r, calls
+	return calls
 }
 
 // node returns the resource or module an address names, if it is declared.
@@ -192,6 +208,24 @@ func (m *module) moved(b *hcl.Block) {
 	}
 }
 
+// impliedMove adds the move OpenTofu implies when count is added to or
+// taken from a resource or module call (Terraform, of a resource only): the object without a key becomes
+// instance [0], or instance [0] the object without a key, unless a moved
+// block moves it elsewhere, in Terraform files. Aliases of objects the
+// state does not hold change nothing.
+func (m *module) impliedMove(typ, name string, e eval.Expansion, moves *[]eval.Moved, rng hcl.Range) {
+	mv := eval.Moved{From: name, Key: "0", Range: rng}
+	switch {
+	case !m.tf || e.ForEach != nil:
+		return
+	case e.Count == nil:
+		mv = eval.Moved{From: name + "[0]", Range: rng}
+	}
+	if _, moved := m.moves[typ+"."+mv.From]; !moved {
+		*moves = append(*moves, mv)
+	}
+}
+
 // movesOf returns the addresses the moved blocks among blocks move to, by
 // the address they move from; blocks with invalid addresses are left out
 // (moved reports them).
@@ -236,20 +270,21 @@ func (m *module) expanded(a address) bool {
 }
 
 // betweenModules completes a move between modules: the module instances
-// the resource leaves, which must be declared (their types name the state
-// it leaves), and those it enters, which must have their keys.
+// the resource leaves (the types of those declared name the state it
+// leaves; a call no longer declared has none), and those it enters, which
+// must have their keys.
 func (m *module) betweenModules(from, to address, mv *eval.Moved) bool {
-	_, fromCalls := m.scopeOf(from)
-	if len(fromCalls) < len(from.modules) {
-		m.errorf(from.rng, "Moved from an undeclared module", "%s is in a module call that is not declared; move the whole module with moved { from = module.<old> to = module.<new> } instead.", from)
-		return false
-	}
+	fromCalls := m.declaredCalls(from)
 	if m.expanded(from) || m.expanded(to) {
 		m.errorf(mv.Range, "Module instance key needed", "A move between modules names module instances: give the key of each module with count or for_each, as in module.site[0].")
 		return false
 	}
-	for i, c := range fromCalls {
-		mv.FromModules = append(mv.FromModules, eval.MovedModule{Name: instanceName(from.modules[i].name, from.modules[i].key), Type: c.Type})
+	for i, st := range from.modules {
+		mm := eval.MovedModule{Name: instanceName(st.name, st.key)}
+		if i < len(fromCalls) {
+			mm.Type = fromCalls[i].Type
+		}
+		mv.FromModules = append(mv.FromModules, mm)
 	}
 	for _, st := range to.modules {
 		mv.Within = append(mv.Within, instanceName(st.name, st.key))
@@ -411,7 +446,8 @@ func reference(rng hcl.Range, names ...string) *hclsyntax.ScopeTraversalExpr {
 
 // instanceOnly returns an expression that is e for the instance with key
 // of a resource or module expanded by exp, and otherwise (for the other
-// instances).
+// instances; null of e's type when nil, e being an ID or, for an import
+// with for_each into a module instance, the IDs by key).
 func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression) hcl.Expression {
 	rng := e.Range()
 	which := hcl.Traversal{hcl.TraverseRoot{Name: "count", SrcRange: rng}, hcl.TraverseAttr{Name: "index", SrcRange: rng}}
@@ -419,7 +455,7 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 		which = hcl.Traversal{hcl.TraverseRoot{Name: "each", SrcRange: rng}, hcl.TraverseAttr{Name: "key", SrcRange: rng}}
 	}
 	if otherwise == nil {
-		otherwise = &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.String), SrcRange: rng}
+		otherwise = &hclsyntax.LiteralValueExpr{Val: cty.NullVal(cty.DynamicPseudoType), SrcRange: rng}
 	}
 	return &hclsyntax.ConditionalExpr{
 		Condition: &hclsyntax.BinaryOpExpr{

@@ -97,7 +97,7 @@ func (m *module) provisioner(b *hcl.Block) (p provisioner, destroy, ok bool) {
 	}
 	p.attrs = content.Attributes
 	if a := content.Attributes["when"]; a != nil {
-		switch hcl.ExprAsKeyword(a.Expr) {
+		switch m.keyword(a.Expr) {
 		case "destroy":
 			destroy = true
 		case "create":
@@ -107,7 +107,7 @@ func (m *module) provisioner(b *hcl.Block) (p provisioner, destroy, ok bool) {
 		delete(p.attrs, "when")
 	}
 	if a := content.Attributes["on_failure"]; a != nil {
-		switch p.onFailure = hcl.ExprAsKeyword(a.Expr); p.onFailure {
+		switch p.onFailure = m.keyword(a.Expr); p.onFailure {
 		case "continue", "fail":
 		default:
 			m.errorf(a.Expr.Range(), "Invalid \"on_failure\" keyword", "The \"on_failure\" argument is continue or fail, written as a keyword: on_failure = continue.")

@@ -139,8 +139,8 @@ func TestProvisionerErrors(t *testing.T) {
   }`, `main.hcl:5,5-15: Unsupported connection block`},
 		"when": {`provisioner "local-exec" {
     command = "true"
-    when    = "destroy"
-  }`, `main.hcl:5,15-24: Invalid "when" keyword`},
+    when    = later
+  }`, `main.hcl:5,15-20: Invalid "when" keyword`},
 		"on_failure": {`provisioner "local-exec" {
     command    = "true"
     on_failure = ignore

@@ -18,13 +18,13 @@ import (
 var resourceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "pulumi"}, {Type: "provisioner", LabelNames: []string{"type"}},
-		{Type: "connection"}},
+		{Type: "connection"}, {Type: "_"}},
 }
 
 // dataSchema is the schema of the meta-arguments of a data block.
 var dataSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "provider"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "_"}},
 }
 
 // dataLifecycleSchema is the schema of a data or ephemeral block's
@@ -35,6 +35,7 @@ var dataLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Nam
 func (m *module) resource(b *hcl.Block) {
 	content, body, diags := b.Body.PartialContent(resourceSchema)
 	m.report(diags)
+	body = m.escaped(content.Blocks, body)
 	token, typeName, diags := m.resolveType(b.Labels[0], content.Attributes["provider"], resourceKind, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
@@ -49,14 +50,33 @@ func (m *module) resource(b *hcl.Block) {
 	}
 	r.Properties = &bodyExpr{body: body, shape: sh.inputs, rng: b.DefRange}
 	m.expansion(content, &r.Expansion)
+	m.impliedMove(typeName, r.Name, r.Expansion, &r.Options.Moved, b.DefRange)
 	if d := content.Attributes["depends_on"]; d != nil {
-		r.Options.DependsOn = d.Expr
+		r.Options.DependsOn = m.dependsOn(d.Expr)
 	}
 	r.Options.Provider = m.providerOption(content.Attributes["provider"])
 	m.lifecycle(content.Blocks, r, sh.inputs, b.DefRange)
 	r.LogicalName = m.pulumiOptions(content.Blocks, &r.Options, sh, r)
 	m.l.defaultVersion(resource.TypePackage(token), &r.Options)
 	m.provisioners(content.Blocks, r, typeName)
+}
+
+// escaped merges into the arguments of a resource, data, ephemeral,
+// module or provider block those of its escaping block "_", which holds
+// the arguments (of the type, the module or the provider) whose names
+// are meta-arguments' (count, lifecycle), as OpenTofu allows.
+func (m *module) escaped(blocks hcl.Blocks, body hcl.Body) hcl.Body {
+	var first *hcl.Block
+	for _, b := range blocks.OfType("_") {
+		if first != nil {
+			m.errorf(b.DefRange, "Duplicate escaping block",
+				"A block may have one escaping block \"_\", for the arguments whose names are meta-arguments'; the first is at %s. Merge the two.", first.DefRange)
+			continue
+		}
+		first = b
+		body = hcl.MergeBodies([]hcl.Body{body, b.Body})
+	}
+	return body
 }
 
 // data decodes a data block: a call of a provider function.
@@ -74,6 +94,7 @@ func (m *module) data(b *hcl.Block) *eval.Invoke {
 func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]map[string]eval.Node) *eval.Invoke {
 	content, body, diags := b.Body.PartialContent(dataSchema)
 	m.report(diags)
+	body = m.escaped(content.Blocks, body)
 	token, typeName, diags := m.resolveType(b.Labels[0], content.Attributes["provider"], k, b.LabelRanges[0])
 	m.report(diags)
 	if typeName == "" {
@@ -92,7 +113,7 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 	inv.Args = &bodyExpr{body: body, shape: sh, rng: b.DefRange}
 	m.expansion(content, &inv.Expansion)
 	if d := content.Attributes["depends_on"]; d != nil {
-		inv.Options.DependsOn = d.Expr
+		inv.Options.DependsOn = m.dependsOn(d.Expr)
 	}
 	inv.Options.Provider = m.providerOption(content.Attributes["provider"])
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
@@ -109,7 +130,7 @@ func (m *module) invoke(b *hcl.Block, k kind, namespace string, into map[string]
 
 var providerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "for_each"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "pulumi"}, {Type: "_"}},
 }
 
 // provider decodes a provider block: a provider resource, the default
@@ -124,6 +145,7 @@ func (m *module) provider(b *hcl.Block) {
 	m.l.pkgs.declared[pkg] = true
 	content, body, diags := b.Body.PartialContent(providerSchema)
 	m.report(diags)
+	body = m.escaped(content.Blocks, body)
 	alias := ""
 	if a := content.Attributes["alias"]; a != nil {
 		v, diags := a.Expr.Value(nil)

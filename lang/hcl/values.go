@@ -156,7 +156,7 @@ func (m *module) output(b *hcl.Block) {
 		m.res.deprecated[o.Name] = msg
 	}
 	if d := content.Attributes["depends_on"]; d != nil {
-		o.DependsOn = d.Expr
+		o.DependsOn = m.dependsOn(d.Expr)
 	}
 	for _, p := range content.Blocks {
 		o.Preconditions = append(o.Preconditions, m.assertion(p.Body))
@@ -183,7 +183,12 @@ func (m *module) check(b *hcl.Block) {
 	for _, blk := range content.Blocks {
 		switch blk.Type {
 		case "assert":
-			c.Assertions = append(c.Assertions, m.assertion(blk.Body))
+			a := m.assertion(blk.Body)
+			if m.tf && a.Condition != nil && len(a.Condition.Variables()) == 0 {
+				m.errorf(a.Condition.Range(), "Invalid assert expression",
+					"The condition must refer to at least one object of the configuration (a variable, resource, data source or local value), or it checks nothing.")
+			}
+			c.Assertions = append(c.Assertions, a)
 		case "data":
 			if scoped != nil {
 				m.errorf(blk.DefRange, "Multiple data resource blocks", "A check block holds one data block; the first is at %s. Move this one to a check block of its own.", scoped.DefRange)

@@ -25,6 +25,9 @@
 // request alone (validations and, for the same provider configuration,
 // state upgrades and plans) are asked for once in a command: the preview
 // of an up and the update after it validate and plan each resource once.
+// Across commands, a state the same package wrote (tfstate.Meta.Provider)
+// is not upgraded again at its schema version, nor are the same inputs
+// validated again (see unvalidated): a no-change plan asks only for plans.
 //
 // The provider contract maps onto the protocol as Terraform's core uses it:
 //
@@ -57,8 +60,9 @@
 // Values are cty values of the schema's implied type, encoded with msgpack;
 // unknowns are Cairn's unknowns. A resource's outputs are its Terraform
 // state (its attributes, null ones left out) plus "__meta" (tfstate.Meta),
-// a JSON string holding the schema version the state was written with and
-// the provider's private data (base64): the display hides keys beginning
+// a JSON string holding the schema version the state was written with,
+// the provider's private data (base64) and the hash of the package that
+// wrote it: the display hides keys beginning
 // with "__", and the state needs nothing new. Sensitive attributes, and values that were
 // secret in the inputs, are secrets. A resource's ID is its id attribute
 // ("-" for types without one). Replacement order is the program's (HCL

@@ -135,8 +135,9 @@ type Provider struct {
 	closing context.Context
 	stop    context.CancelFunc
 
-	ephemerals ephemerals
-	writeOnly  writeOnly
+	ephemerals  ephemerals
+	writeOnly   writeOnly
+	unvalidated unvalidated
 }
 
 var _ provider.Provider = (*Provider)(nil)

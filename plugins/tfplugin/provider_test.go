@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/cairn-iac/cairn/engine/provider"
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/tfstate"
 	"github.com/cairn-iac/cairn/plugins/tfinstall"
 	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
@@ -279,8 +281,48 @@ func TestUpgradeResourceState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upd.Outputs["content"].StringValue() != "old" || upd.Outputs["__meta"].StringValue() != `{"schema_version":"1"}` {
+	meta, err := tfstate.MetaOf(upd.Outputs)
+	if err != nil || upd.Outputs["content"].StringValue() != "old" || meta.SchemaVersion != "1" || !strings.HasPrefix(meta.Provider, "h1:") {
 		t.Errorf("outputs = %v", upd.Outputs)
+	}
+}
+
+// TestSamePackageOnlyPlans checks that a no-change plan of a resource
+// whose state the same provider package wrote from the same inputs asks
+// the provider only to plan: no validation of the inputs it validated, no
+// upgrade of its own state at its current version. A state without the
+// package's hash, as older versions of Cairn wrote, is upgraded and its
+// inputs validated, as are those of a resource created again.
+func TestSamePackageOnlyPlans(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	const token = "cairnfw:index/file:File"
+	urn := resource.URN("urn:pulumi:dev::p::" + token + "::a")
+	inputs := resource.Map{"name": resource.String("a"), "content": resource.String("x")}
+	created, err := load(t, "fwprovider", dir).Create(ctx, provider.CreateRequest{URN: urn, Type: token, Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := func(outputs resource.Map) map[string]int {
+		p := load(t, "fwprovider", dir) // another command: nothing kept from before
+		calls := tfplugin.CountCalls(p)
+		check, err := p.Check(ctx, provider.CheckRequest{URN: urn, Type: token, Olds: inputs, News: inputs})
+		if err != nil || len(check.Failures) > 0 {
+			t.Fatalf("Check = %+v, %v", check, err)
+		}
+		diff, err := p.Diff(ctx, provider.DiffRequest{URN: urn, Type: token, ID: created.ID, OldInputs: inputs, OldOutputs: outputs, News: inputs})
+		if err != nil || diff.Changes != provider.DiffNone {
+			t.Fatalf("Diff = %+v, %v", diff, err)
+		}
+		return calls.Counts()
+	}
+	if got, want := plan(created.Outputs), map[string]int{"PlanResourceChange": 1}; !maps.Equal(got, want) {
+		t.Errorf("calls of a no-change plan of the package's own state = %v, want %v", got, want)
+	}
+	older := created.Outputs.Copy()
+	older[tfstate.MetaKey] = tfstate.Meta{SchemaVersion: "1"}.Value()
+	if got, want := plan(older), map[string]int{"ValidateResourceConfig": 1, "UpgradeResourceState": 1, "PlanResourceChange": 1}; !maps.Equal(got, want) {
+		t.Errorf("calls of a no-change plan of a state without the package's hash = %v, want %v", got, want)
 	}
 }
 

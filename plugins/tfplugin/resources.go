@@ -68,13 +68,27 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	cfg, _, err := configValue(t, req.News)
+	if p.unvalidated.postpone(req, p.hash) {
+		return provider.CheckResponse{Inputs: p.writeOnly.split(req.URN, t, req.News)}, nil
+	}
+	ds, err := p.validate(ctx, proc, t, req.News)
 	if err != nil {
 		return provider.CheckResponse{Failures: failure(err)}, nil
 	}
+	return provider.CheckResponse{Inputs: p.writeOnly.split(req.URN, t, req.News), Failures: p.failures(ds, req.URN)}, nil
+}
+
+// validate asks the provider to validate a resource's configuration,
+// returning its diagnostics; an error is a configuration that does not
+// fit the schema, or a failed call (see rpcError).
+func (p *Provider) validate(ctx context.Context, proc *process, t *typed, inputs resource.Map) ([]*tfplugin6.Diagnostic, error) {
+	cfg, _, err := configValue(t, inputs)
+	if err != nil {
+		return nil, err
+	}
 	dv, err := encode(cfg, t.ty)
 	if err != nil {
-		return provider.CheckResponse{}, err
+		return nil, err
 	}
 	vreq := &tfplugin6.ValidateResourceConfig_Request{TypeName: t.name, Config: dv,
 		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
@@ -82,9 +96,27 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 		return proc.rpc.ValidateResourceConfig(ctx, vreq)
 	})
 	if err != nil {
-		return provider.CheckResponse{}, p.rpcError("ValidateResourceConfig", err)
+		return nil, p.rpcError("ValidateResourceConfig", err)
 	}
-	return provider.CheckResponse{Inputs: p.writeOnly.split(req.URN, t, req.News), Failures: p.failures(resp.GetDiagnostics(), req.URN)}, nil
+	return resp.GetDiagnostics(), nil
+}
+
+// validated validates the inputs whose validation Check left to later
+// (see unvalidated) unless the recorded state, by outputs (nil: none), was
+// written by the same provider package from the same inputs.
+func (p *Provider) validated(ctx context.Context, proc *process, t *typed, urn resource.URN, outputs resource.Map) error {
+	inputs, ok := p.unvalidated.take(urn)
+	if !ok {
+		return nil
+	}
+	if m, err := tfstate.MetaOf(outputs); err == nil && m.Provider != "" && m.Provider == p.hash {
+		return nil
+	}
+	ds, err := p.validate(ctx, proc, t, inputs)
+	if err != nil {
+		return err
+	}
+	return p.diagnose(ds, "validating the configuration")
 }
 
 // state is a resource's state as Terraform sees it.
@@ -92,11 +124,15 @@ type state struct {
 	value   cty.Value
 	private []byte
 	secrets []resource.Path // of the recorded outputs
+	// by is the hash of the provider package that wrote value from inputs
+	// it validated (see tfstate.Meta.Provider); "" when unknown.
+	by string
 }
 
 // prior returns the state recorded in a resource's outputs, upgraded to
 // the provider's current schema: UpgradeResourceState is called whatever
-// the recorded schema version, as Terraform calls it.
+// the recorded schema version, as Terraform calls it, but for a state the
+// same provider package wrote at its current version.
 func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs resource.Map) (state, error) {
 	attrs := outputs.Copy()
 	delete(attrs, tfstate.MetaKey)
@@ -110,6 +146,14 @@ func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs r
 		return state{}, fmt.Errorf("the recorded private data of the resource: %w", err)
 	}
 	var secrets []resource.Path
+	if m.Provider != "" && m.Provider == p.hash && version == t.version {
+		// The package's own state at its current version: upgrading it
+		// would return it as it is.
+		if v, err := toCty(resource.Object(attrs), t.ty, nil, &secrets); err == nil && v.IsWhollyKnown() {
+			return state{value: v, private: private, secrets: secrets, by: m.Provider}, nil
+		}
+		secrets = nil
+	}
 	if _, err := toCty(resource.Object(attrs), cty.DynamicPseudoType, nil, &secrets); err != nil {
 		return state{}, err
 	}
@@ -216,6 +260,7 @@ func (p *Provider) apply(ctx context.Context, proc *process, t *typed, prior sta
 	if err := p.diagnose(resp.GetDiagnostics(), "applying the change"); err != nil {
 		return out, err
 	}
+	out.by = p.hash
 	if v.IsNull() && !plan.value.IsNull() {
 		return out, fmt.Errorf("the Terraform provider %s returned no object for %s after applying a change that keeps one; this is a bug in the provider", p.param.Source, t.name)
 	}
@@ -244,7 +289,7 @@ func (p *Provider) outputs(t *typed, s state, secrets ...[]resource.Path) resour
 	for _, paths := range secrets {
 		markPaths(out, paths)
 	}
-	m := tfstate.Meta{SchemaVersion: strconv.FormatInt(t.version, 10)}
+	m := tfstate.Meta{SchemaVersion: strconv.FormatInt(t.version, 10), Provider: s.by}
 	if len(s.private) > 0 {
 		m.Private = base64.StdEncoding.EncodeToString(s.private)
 	}
@@ -275,6 +320,9 @@ func idOf(v cty.Value) resource.ID {
 func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
 	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
+		return provider.DiffResponse{}, err
+	}
+	if err := p.validated(ctx, proc, t, req.URN, req.OldOutputs); err != nil {
 		return provider.DiffResponse{}, err
 	}
 	prior, err := p.prior(ctx, proc, t, req.OldOutputs)
@@ -377,6 +425,9 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
+	if err := p.validated(ctx, proc, t, req.URN, nil); err != nil {
+		return provider.CreateResponse{}, err
+	}
 	cfg, secrets, err := configValue(t, p.writeOnly.restore(req.URN, req.Inputs))
 	if err != nil {
 		return provider.CreateResponse{}, err
@@ -406,6 +457,9 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	defer cancel()
 	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
+		return provider.UpdateResponse{}, err
+	}
+	if err := p.validated(ctx, proc, t, req.URN, req.OldOutputs); err != nil {
 		return provider.UpdateResponse{}, err
 	}
 	prior, err := p.prior(ctx, proc, t, req.OldOutputs)
@@ -505,6 +559,9 @@ func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider
 		return provider.ReadResponse{}, nil
 	}
 	s := state{value: v, private: resp.GetPrivate()}
+	if cur.by == p.hash {
+		s.by = cur.by // still the state of the inputs that package validated
+	}
 	inputs := req.Inputs
 	if req.Outputs == nil {
 		inputs = configurable(t.block, stateToEngine(t.block, v))

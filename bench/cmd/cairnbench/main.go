@@ -13,7 +13,10 @@
 // null_resource are also taken through the same phases by OpenTofu (tofu)
 // and Terraform (terraform) when they are on PATH, on the same provider
 // binary, and the table is followed by how many times longer each took
-// than cairn.
+// than cairn; cairn's cells of them show the floor of the phase, the bare
+// provider calls it needs (plugins/tfplugin's BenchmarkNull*Calls, run
+// after each run), and the ratio to it. -null-chain-n adds stacks of
+// null_resource chained through their triggers.
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -76,6 +79,9 @@ type bench struct {
 	nullProvider, nullVersion, tfConfig string
 	// tools are the Terraform tools found, measured beside cairn.
 	tools []tool
+	// floorTest is plugins/tfplugin's test binary, which measures the
+	// floors of the stacks of null_resource; "" for none.
+	floorTest string
 }
 
 func main() {
@@ -100,12 +106,14 @@ func main() {
 	flag.StringVar(&b.nullProvider, "null-provider", lookPath("terraform-provider-null"), "hashicorp/null's provider binary (default: terraform-provider-null on PATH)")
 	flag.StringVar(&b.nullVersion, "null-version", "3.3.1", "the version the null provider binary is filed as")
 	nullSizes := flag.String("null-n", "1000", "sizes of the stacks of null_resource (\"\" for none)")
+	nullChainSizes := flag.String("null-chain-n", "", "sizes of the stacks of null_resource chained through their triggers (\"\" for none)")
+	floors := flag.Bool("floors", true, "measure the floors of the stacks of null_resource after each run (go test -c ./plugins/tfplugin)")
 	tofu := flag.String("tofu", lookPath("tofu"), "OpenTofu's binary, measured on the stacks of null_resource (default: tofu on PATH)")
 	terraform := flag.String("terraform", lookPath("terraform"), "Terraform's binary, measured on the stacks of null_resource (default: terraform on PATH)")
 	flag.BoolVar(&b.verbose, "v", false, "log each run to stderr")
 	flag.Parse()
 
-	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency}
+	p := plan{langs: strings.Split(*langs, ","), latencyN: *latencyN, latency: *latency, floors: *floors}
 	err := errors.Join(ints(&p.sizes, "-n", *sizes), ints(&p.chains, "-chain-n", *chains), ints(&p.parallel, "-parallel", *parallel),
 		ints(&p.previews, "-preview-n", *previews))
 	switch {
@@ -130,10 +138,11 @@ func main() {
 	if *pgSizes != "" {
 		err = errors.Join(err, ints(&p.postgres, "-postgres-n", *pgSizes))
 	}
-	if *nullSizes != "" && b.nullProvider == "" {
+	if *nullSizes+*nullChainSizes != "" && b.nullProvider == "" {
 		fmt.Fprintln(os.Stderr, "SKIPPED: terraform-provider-null is not on PATH (or -null-provider), so the rows of hashicorp/null (Cairn, OpenTofu, Terraform) are left out")
-	} else if *nullSizes != "" {
-		err = errors.Join(err, ints(&p.nulls, "-null-n", *nullSizes), b.findTools(map[string]string{"OpenTofu": *tofu, "Terraform": *terraform}))
+	} else if *nullSizes+*nullChainSizes != "" {
+		err = errors.Join(err, ints(&p.nulls, "-null-n", *nullSizes), ints(&p.nullChains, "-null-chain-n", *nullChainSizes),
+			b.findTools(map[string]string{"OpenTofu": *tofu, "Terraform": *terraform}))
 	}
 	if err == nil {
 		err = b.main(p)
@@ -159,9 +168,14 @@ func (b *bench) main(p plan) error {
 		return err
 	}
 	defer os.RemoveAll(b.work)
-	if len(p.nulls) > 0 {
+	if len(p.nulls)+len(p.nullChains) > 0 {
 		if err := b.nullMirror(); err != nil {
 			return fmt.Errorf("the null provider: %w", err)
+		}
+		if p.floors && len(p.nulls) > 0 {
+			if err := b.buildFloors(); err != nil {
+				return err
+			}
 		}
 	}
 	if len(p.postgres) > 0 {

@@ -27,6 +27,11 @@ type plan struct {
 	// nulls are the sizes of the stacks of null_resource, taken through
 	// by cairn and by each of b.tools.
 	nulls []int
+	// nullChains are the sizes of the stacks of null_resource chained
+	// through their triggers, taken through likewise.
+	nullChains []int
+	// floors has the floors of the stacks of null_resource measured.
+	floors bool
 }
 
 // rows lists the table's rows: the independent stacks in every language
@@ -61,8 +66,14 @@ func (b *bench) rows(p plan) []row {
 	for _, n := range p.typescript {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "typescript", plugin: b.nodeModules}, variant: variantInProcess})
 	}
+	var nullStacks []stack
 	for _, n := range p.nulls {
-		st := stack{shape: nulls, n: n, lang: "hcl"}
+		nullStacks = append(nullStacks, stack{shape: nulls, n: n, lang: "hcl"})
+	}
+	for _, n := range p.nullChains {
+		nullStacks = append(nullStacks, stack{shape: nullChain, n: n, lang: "hcl"})
+	}
+	for _, st := range nullStacks {
 		rows = append(rows, row{stack: st, variant: variantTerraform}, row{stack: st, variant: variantTerraformOptIn})
 		for _, t := range b.tools {
 			tf := st

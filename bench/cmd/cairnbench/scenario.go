@@ -36,7 +36,11 @@ type row struct {
 // wrote for the create: the bytes the process tree wrote to storage on the
 // local backend, the write-ahead log the database wrote on PostgreSQL.
 type result struct {
-	phases    [numPhases]sample
+	phases [numPhases]sample
+	// floors are the median floors of the phases of a stack of
+	// null_resource run by cairn, measured after each run (see floors);
+	// zero where there is none.
+	floors    [numPhases]time.Duration
 	stateSize int64
 	runs      int
 }
@@ -45,6 +49,7 @@ type result struct {
 // an empty CAIRN_HOME.
 func (b *bench) measure(r row) (result, error) {
 	var all [numPhases][]sample
+	var floors [][numPhases]time.Duration
 	var res result
 	for i := range b.runs(r) {
 		dir, err := os.MkdirTemp(b.work, "stack-")
@@ -61,6 +66,16 @@ func (b *bench) measure(r row) (result, error) {
 		}
 		res.stateSize = size
 		b.logf("  run %d: %s", i+1, describe(samples))
+		if r.stack.shape == nulls && r.tool == nil && b.floorTest != "" {
+			f, err := b.floors(r.stack.n)
+			if err != nil {
+				return res, err
+			}
+			floors = append(floors, f)
+		}
+	}
+	if len(floors) > 0 {
+		res.floors = medianFloors(floors)
 	}
 	for p := range all {
 		res.phases[p] = median(all[p])
@@ -95,7 +110,7 @@ func (b *bench) cairnDriver(r row) driver {
 	if r.latency > 0 {
 		d.env = append(d.env, "CAIRN_BENCH_LATENCY="+r.latency.String())
 	}
-	if r.stack.shape == nulls {
+	if r.stack.terraformProvider() {
 		d.env = append(d.env, "TF_CLI_CONFIG_FILE="+b.tfConfig)
 	}
 	destroy := []string{"destroy", "--stack", "dev", "--yes", "--non-interactive"}

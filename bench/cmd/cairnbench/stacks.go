@@ -15,6 +15,9 @@ const (
 	chain shape = "chain"         // each resource depends on the previous one
 	slow  shape = "latency"       // independent resources of the latency provider, in YAML only
 	nulls shape = "null_resource" // independent resources of hashicorp/null, in HCL only
+	// nullChain is null_resource whose triggers refer to the previous
+	// one's id.
+	nullChain shape = "null_resource chain"
 )
 
 // nullRequirement declares hashicorp/null, for the stacks of null_resource.
@@ -65,12 +68,14 @@ func (s stack) write(dir string) error {
 		}
 		fmt.Fprintf(&head, "plugins:\n  providers:\n    - name: %s\n      path: %s\n", name, s.plugin)
 	}
-	if s.shape == nulls {
+	if s.terraformProvider() {
 		body.WriteString(nullRequirement)
 	}
 	for i := range s.n {
 		switch {
-		case s.shape == nulls:
+		case s.shape == nullChain && i > 0:
+			fmt.Fprintf(&body, "resource \"null_resource\" \"r%d\" {\n  triggers = { i = \"%d\", v = \"%d\", p = null_resource.r%d.id }\n}\n", i, i, s.length(i), i-1)
+		case s.terraformProvider():
 			fmt.Fprintf(&body, "resource \"null_resource\" \"r%d\" {\n  triggers = { i = \"%d\", v = \"%d\" }\n}\n", i, i, s.length(i))
 		case s.lang == "hcl":
 			s.hclResource(&body, i)
@@ -95,7 +100,7 @@ func (s stack) write(dir string) error {
 // length is resource i's length: 8, or 9 once changed.
 func (s stack) length(i int) int {
 	first := i < s.changed
-	if s.shape == chain {
+	if s.shape == chain || s.shape == nullChain {
 		first = i >= s.n-s.changed
 	}
 	if first {
@@ -125,3 +130,7 @@ func (s stack) hclResource(b *strings.Builder, i int) {
 	}
 	b.WriteString("}\n")
 }
+
+// terraformProvider reports whether the stack is of null_resource, the
+// Terraform provider hashicorp/null's.
+func (s stack) terraformProvider() bool { return s.shape == nulls || s.shape == nullChain }

@@ -25,7 +25,8 @@ func (r row) label() string {
 
 // line measures the row and formats it. Each cell is the median wall time
 // and peak RSS; the latency stack's create, refresh and destroy also show
-// the ideal, N × latency / parallelism, and how far from it they are.
+// the ideal, N × latency / parallelism, and how far from it they are, and
+// the phases of cairn's stacks of null_resource their floor (see floors).
 func (b *bench) line(r row) (string, result, error) {
 	cells := []string{r.label()}
 	res, err := b.measure(r)
@@ -37,6 +38,9 @@ func (b *bench) line(r row) (string, result, error) {
 		if r.latency > 0 && (p == phaseUp || p == phaseRefresh || p == phaseDestroy) {
 			ideal := time.Duration(r.stack.n) * r.latency / time.Duration(r.parallel)
 			cell += fmt.Sprintf(" (ideal %s: %.2f×)", seconds(ideal), float64(s.wall)/float64(ideal))
+		}
+		if f := res.floors[p]; f > 0 {
+			cell += fmt.Sprintf(" (floor %s: %.2f×)", seconds(f), float64(s.wall)/float64(f))
 		}
 		cells = append(cells, cell+" |")
 	}

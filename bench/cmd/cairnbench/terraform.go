@@ -92,15 +92,15 @@ func comparison(rows []row, results []result) string {
 			continue
 		}
 		for j, c := range rows {
-			if c.stack.shape != nulls || c.tool != nil || c.stack.n != r.stack.n {
+			if c.stack.shape != r.stack.shape || c.tool != nil || c.stack.n != r.stack.n {
 				continue
 			}
 			var cells []string
 			for p := range numPhases {
 				cells = append(cells, fmt.Sprintf("%s %.1f×", phaseNames[p], float64(results[i].phases[p].wall)/float64(results[j].phases[p].wall)))
 			}
-			lines = append(lines, fmt.Sprintf("%s / %s, %d null_resource: %s.", r.tool.label,
-				strings.TrimPrefix(c.variant, "Terraform provider, by "), r.stack.n, strings.Join(cells, ", ")))
+			lines = append(lines, fmt.Sprintf("%s / %s, %d %s: %s.", r.tool.label,
+				strings.TrimPrefix(c.variant, "Terraform provider, by "), r.stack.n, r.stack.shape, strings.Join(cells, ", ")))
 		}
 	}
 	return strings.Join(lines, "\n")

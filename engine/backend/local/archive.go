@@ -55,7 +55,7 @@ func (b *Backend) Archive(ctx context.Context, ref backend.StackRef) (*backend.A
 	}
 	for _, bk := range backups {
 		if i, ok := at[bk.version]; ok && bk.version > 0 {
-			if a.Versions[i].State, err = os.ReadFile(bk.path); err != nil {
+			if a.Versions[i].State, err = readState(bk.path); err != nil {
 				return nil, err
 			}
 		}

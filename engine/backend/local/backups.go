@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -40,8 +39,9 @@ func (b *Backend) backup(ref backend.StackRef, ns int64) error {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return err
 	}
-	name := ref.Name + "." + strconv.FormatInt(ns, 10) + ".json"
-	if err := os.Link(b.layout.stack(ref), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	current := b.layout.stack(ref)
+	name := ref.Name + "." + strconv.FormatInt(ns, 10) + stateExt(current)
+	if err := os.Link(current, filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("backing up the state of stack %s: %w", ref, err)
 	}
 	return nil
@@ -68,11 +68,10 @@ func (b *Backend) keepCurrent(ref backend.StackRef) error {
 
 // backups lists the stack's backups, oldest first.
 func (b *Backend) backups(ref backend.StackRef) ([]stateBackup, error) {
-	files, err := filepath.Glob(filepath.Join(b.layout.backups(ref), ref.Name+".*.json"))
+	files, err := globStates(filepath.Join(b.layout.backups(ref), ref.Name+".*.json"))
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files) // the names differ only by their times, of equal length
 	history, err := b.historyFiles(ref)
 	if err != nil {
 		return nil, err
@@ -84,7 +83,7 @@ func (b *Backend) backups(ref backend.StackRef) ([]stateBackup, error) {
 	}
 	out := make([]stateBackup, 0, len(files))
 	for _, f := range files {
-		ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), ref.Name+"."), ".json"), 10, 64)
+		ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), ref.Name+"."), stateExt(f)), 10, 64)
 		out = append(out, stateBackup{path: f, ns: ns, version: versions[ns]})
 	}
 	return out, nil
@@ -94,7 +93,7 @@ func (b *Backend) backups(ref backend.StackRef) ([]stateBackup, error) {
 func (b *Backend) newestGoodBackup(ref backend.StackRef) (stateBackup, []byte, bool) {
 	backups, _ := b.backups(ref)
 	for i := len(backups) - 1; i >= 0; i-- {
-		if data, err := os.ReadFile(backups[i].path); err == nil {
+		if data, err := readState(backups[i].path); err == nil {
 			if _, err := state.ParseCheckpoint(data); err == nil {
 				return backups[i], data, true
 			}
@@ -158,7 +157,7 @@ func (b *Backend) pickBackup(ref backend.StackRef, version int) (stateBackup, []
 	var have []int
 	for _, bk := range backups {
 		if bk.version == version {
-			data, err := os.ReadFile(bk.path)
+			data, err := readState(bk.path)
 			if err == nil {
 				_, err = state.ParseCheckpoint(data)
 			}

@@ -3,11 +3,16 @@
 // DIY layout, so the directory feels familiar and `pulumi` can read it.
 //
 //	DIR/.pulumi/meta.yaml                                   layout version 1
-//	DIR/.pulumi/stacks/<project>/<stack>.json               the state (a checkpoint)
+//	DIR/.pulumi/stacks/<project>/<stack>.json[.gz]          the state (a checkpoint)
+//	DIR/.pulumi/stacks/<project>/<stack>.pulumi-tags        the stack's tags
 //	DIR/.pulumi/journals/<project>/<stack>.journal          the running operation's journal
 //	DIR/.pulumi/backups/<project>/<stack>/<stack>.<ns>.json the state before each operation
 //	DIR/.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json
 //	DIR/.pulumi/locks/organization/<project>/<stack>/cairn.json
+//
+// The state is gzip-compressed (<stack>.json.gz) when Options.Gzip says so,
+// as Pulumi's is with PULUMI_DIY_BACKEND_GZIP; compressed states, backups
+// and history records that Pulumi wrote are read.
 //
 // While an operation runs, only its journal grows: one line per step begin
 // and end, holding the resource touched, appended with group commit (one

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -25,15 +23,19 @@ func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.
 	if err != nil {
 		return nil, err
 	}
+	first := firstVersion(files)
 	out := make([]backend.HistoryRecord, 0, len(files))
 	for i := len(files) - 1; i >= 0; i-- {
-		data, err := os.ReadFile(files[i])
+		data, err := readState(files[i])
 		if err != nil {
 			return nil, err
 		}
 		var rec backend.HistoryRecord
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return nil, fmt.Errorf("reading the history record %s: %w", files[i], err)
+		}
+		if rec.Version == 0 { // Pulumi's DIY backend does not number its records
+			rec.Version = first + i
 		}
 		out = append(out, rec)
 	}
@@ -43,15 +45,14 @@ func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.
 // historyFiles lists the stack's history records, oldest first (their names
 // hold the time they were written, in nanoseconds).
 func (b *Backend) historyFiles(ref backend.StackRef) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(b.layout.history(ref), ref.Name+"-*"+historySuffix))
-	sort.Strings(files)
-	return files, err
+	return globStates(filepath.Join(b.layout.history(ref), ref.Name+"-*"+historySuffix))
 }
 
 // historyTime is the time, in nanoseconds, in the name of a history record
 // file of the stack.
 func historyTime(ref backend.StackRef, path string) int64 {
-	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), ref.Name+"-"), historySuffix), 10, 64)
+	name := strings.TrimSuffix(filepath.Base(path), stateExt(path))
+	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(name, ref.Name+"-"), ".history"), 10, 64)
 	return ns
 }
 
@@ -63,7 +64,7 @@ func firstVersion(files []string) int {
 		return 1
 	}
 	var rec backend.HistoryRecord
-	if data, err := os.ReadFile(files[0]); err != nil || json.Unmarshal(data, &rec) != nil || rec.Version < 1 {
+	if data, err := readState(files[0]); err != nil || json.Unmarshal(data, &rec) != nil || rec.Version < 1 {
 		return 1
 	}
 	return rec.Version

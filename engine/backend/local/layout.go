@@ -8,21 +8,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cairn-iac/cairn/engine/backend"
 )
 
 // layout names the files of Pulumi's DIY layout (meta.yaml version 1,
-// project-scoped stacks) under a backend directory, plus Cairn's journals
-// and stack tags:
+// project-scoped stacks) under a backend directory, plus Cairn's journals:
 //
 //	.pulumi/meta.yaml
-//	.pulumi/stacks/<project>/<stack>.json            the state
+//	.pulumi/stacks/<project>/<stack>.json[.gz]       the state
 //	.pulumi/journals/<project>/<stack>.journal       the running operation's journal
-//	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json
-//	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json
+//	.pulumi/backups/<project>/<stack>/<stack>.<ns>.json[.gz]
+//	.pulumi/history/<project>/<stack>/<stack>-<ns>.history.json[.gz]
 //	.pulumi/locks/organization/<project>/<stack>/cairn.json
-//	.pulumi/tags/<project>/<stack>.json
+//	.pulumi/stacks/<project>/<stack>.pulumi-tags     the stack's tags
 type layout struct {
 	root string // DIR/.pulumi
 }
@@ -31,8 +31,28 @@ func (l layout) meta() string { return filepath.Join(l.root, "meta.yaml") }
 
 func (l layout) stacksDir() string { return filepath.Join(l.root, "stacks") }
 
+// stackFile is where the stack's state is written: <stack>.json, or
+// <stack>.json.gz compressed.
+func (l layout) stackFile(ref backend.StackRef, gzip bool) string {
+	path := filepath.Join(l.stacksDir(), ref.Project, ref.Name+".json")
+	if gzip {
+		path += gzipExt
+	}
+	return path
+}
+
+// stack is the stack's state file: of <stack>.json and the compressed
+// forms Pulumi writes (.json.gz, .json.zst), the one modified last, as
+// Pulumi picks; <stack>.json when there is none.
 func (l layout) stack(ref backend.StackRef) string {
-	return filepath.Join(l.stacksDir(), ref.Project, ref.Name+".json")
+	plain := l.stackFile(ref, false)
+	best, newest := plain, time.Time{}
+	for _, path := range []string{plain, plain + gzipExt, plain + zstdExt} {
+		if fi, err := os.Stat(path); err == nil && !fi.ModTime().Before(newest) {
+			best, newest = path, fi.ModTime()
+		}
+	}
+	return best
 }
 
 func (l layout) journal(ref backend.StackRef) string {
@@ -47,7 +67,13 @@ func (l layout) history(ref backend.StackRef) string {
 	return filepath.Join(l.root, "history", ref.Project, ref.Name)
 }
 
+// tags is the stack's tags file, Pulumi's.
 func (l layout) tags(ref backend.StackRef) string {
+	return filepath.Join(l.stacksDir(), ref.Project, ref.Name+".pulumi-tags")
+}
+
+// oldTags is where Cairn kept a stack's tags before it used Pulumi's file.
+func (l layout) oldTags(ref backend.StackRef) string {
 	return filepath.Join(l.root, "tags", ref.Project, ref.Name+".json")
 }
 

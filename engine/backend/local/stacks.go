@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -62,14 +61,17 @@ func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.Sta
 	}
 	var out []backend.StackSummary
 	for _, p := range projects {
-		files, err := filepath.Glob(filepath.Join(b.layout.stacksDir(), p, "*.json"))
-		if err != nil {
+		entries, err := os.ReadDir(filepath.Join(b.layout.stacksDir(), p))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		sort.Strings(files)
-		for _, f := range files {
-			ref := backend.StackRef{Project: p, Name: strings.TrimSuffix(filepath.Base(f), ".json")}
-			out = append(out, b.summarize(ref, f))
+		for _, e := range entries { // sorted by name: <stack>.json before <stack>.json.gz
+			name := strings.TrimSuffix(strings.TrimSuffix(e.Name(), gzipExt), zstdExt)
+			name, ok := strings.CutSuffix(name, ".json")
+			if ref := (backend.StackRef{Project: p, Name: name}); ok && name != "" && !e.IsDir() &&
+				(len(out) == 0 || out[len(out)-1].Ref != ref) {
+				out = append(out, b.summarize(ref, b.layout.stack(ref)))
+			}
 		}
 	}
 	return out, nil
@@ -78,7 +80,7 @@ func (b *Backend) ListStacks(ctx context.Context, project string) ([]backend.Sta
 // summarize describes a stack from its state file, as last written.
 func (b *Backend) summarize(ref backend.StackRef, path string) backend.StackSummary {
 	sum := backend.StackSummary{Ref: ref, Lock: currentLock(b.layout.locks(ref))}
-	data, err := os.ReadFile(path)
+	data, err := readState(path)
 	if err == nil {
 		var s state.Summary
 		if s, err = state.ParseSummary(data); err == nil {

@@ -73,7 +73,7 @@ func (b *Backend) read(ref backend.StackRef) (*stored, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := readState(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
@@ -178,8 +178,19 @@ func (b *Backend) write(ref backend.StackRef, data io.WriterTo, rec backend.Hist
 	if err := b.keepCurrent(ref); err != nil {
 		return "", err
 	}
-	if _, err := replaceFile(b.layout.stack(ref), data, false); err != nil {
+	// The state is written in the form asked for; a file of another form
+	// (Pulumi's, compressed or not) is removed once the new one is in place.
+	current, path := b.layout.stack(ref), b.layout.stackFile(ref, b.opts.Gzip)
+	if b.opts.Gzip {
+		data = gzipped{data}
+	}
+	if _, err := replaceFile(path, data, false); err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
+	}
+	if current != path {
+		if err := os.Remove(current); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("removing the state file %s, replaced by %s: %w", current, path, err)
+		}
 	}
 	ns := time.Now().UnixNano()
 	if err := b.backup(ref, ns); err != nil {

@@ -1,0 +1,7 @@
+module "inner" {
+  source = "../m"
+}
+
+output "name" {
+  value = module.inner.name
+}

@@ -1,0 +1,2 @@
+v       = "two"
+content = "c2"

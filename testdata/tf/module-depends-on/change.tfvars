@@ -1,0 +1,2 @@
+first    = "two"
+count_of = 2

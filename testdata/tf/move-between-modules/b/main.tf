@@ -1,0 +1,15 @@
+variable "name" {
+  type = string
+}
+
+resource "terraform_data" "y" {
+  input = var.name
+}
+
+resource "terraform_data" "z" {
+  input = "z"
+}
+
+output "value" {
+  value = terraform_data.y.output
+}

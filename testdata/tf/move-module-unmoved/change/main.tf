@@ -1,0 +1,8 @@
+module "new" {
+  source = "./m"
+  name   = "n"
+}
+
+output "value" {
+  value = module.new.value
+}

@@ -1,0 +1,8 @@
+module "inner" {
+  source = "../inner"
+  name   = "nested"
+}
+
+output "value" {
+  value = module.inner.value
+}

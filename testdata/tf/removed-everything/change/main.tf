@@ -1,0 +1,3 @@
+output "none" {
+  value = "no resources"
+}

@@ -1,0 +1,3 @@
+output "none" {
+  value = "still no resources"
+}

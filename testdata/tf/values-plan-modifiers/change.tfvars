@@ -1,0 +1,2 @@
+names   = { a = "alpha", b = "beta2" }
+content = "two"
