@@ -46,8 +46,20 @@ func Check(f *File, configs map[string]*Config) hcl.Diagnostics {
 		}
 		before[r.Name] = true
 	}
-	for _, b := range f.Mocks {
-		diags = append(diags, checkMock(b, root))
+	for _, m := range f.Mocks {
+		diags = append(diags, checkMock(m, root)...)
+	}
+	for _, o := range f.Overrides {
+		diags = append(diags, checkOverride(o, root)...)
+	}
+	for _, r := range f.Runs {
+		c := root
+		if r.Module != nil {
+			c = configs[r.Module.Source]
+		}
+		for _, o := range r.Overrides {
+			diags = append(diags, checkOverride(o, c)...)
+		}
 	}
 	return diags
 }
@@ -135,15 +147,46 @@ func providerOf(f *File, tr hcl.Traversal) *Provider {
 	return nil
 }
 
-// checkMock refuses mocks and overrides, which Cairn does not run yet; a
-// mock of a provider the configuration does not use says so first.
-func checkMock(b *hcl.Block, c *Config) *hcl.Diagnostic {
-	if b.Type == "mock_provider" && c != nil && !c.Providers[b.Labels[0]] {
-		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Mock of an unused provider",
-			Detail:  fmt.Sprintf("The configuration under test uses no provider named %q: no resource, data source or provider block belongs to it. Name a provider of the configuration, or remove the block.", b.Labels[0]),
-			Subject: b.DefRange.Ptr()}
+// checkMock checks a mock_provider block: of a provider the
+// configuration uses, and without what Cairn does not run yet.
+func checkMock(m *MockProvider, c *Config) hcl.Diagnostics {
+	if c != nil && !c.Providers[m.Name] {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Mock of an unused provider",
+			Detail:  fmt.Sprintf("The configuration under test uses no provider named %q: no resource, data source or provider block belongs to it. Name a provider of the configuration, or remove the block.", m.Name),
+			Subject: m.Range.Ptr()}}
 	}
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Mocks are not supported",
-		Detail:  fmt.Sprintf("Cairn does not run %s blocks yet: the test needs the real provider. Remove the block to run the test against the provider, or run this file with tofu test.", b.Type),
-		Subject: b.DefRange.Ptr()}
+	var diags hcl.Diagnostics
+	if m.Alias != nil {
+		diags = append(diags, unsupported("an aliased mock_provider", "a mock stands for every configuration of its provider", m.Alias.Range()))
+	}
+	for _, b := range m.Nested {
+		diags = append(diags, unsupported(b.Type+" in a mock_provider", "put it at the top of the file or in a run", b.DefRange))
+	}
+	return diags
+}
+
+// checkOverride checks an override block: override_resource of a
+// resource of the root module the configuration declares; override_data
+// and override_module Cairn does not run yet.
+func checkOverride(o *Override, c *Config) hcl.Diagnostics {
+	if o.Type != "override_resource" {
+		return hcl.Diagnostics{unsupported(o.Type, "the test needs the real data source or module", o.Range)}
+	}
+	if o.Target == nil {
+		return nil
+	}
+	switch o.Target.RootName() {
+	case "module":
+		return hcl.Diagnostics{unsupported("an override of a module's resource", "only the root module's resources are overridden", o.Target.SourceRange())}
+	case "data", "var", "output", "local", "check", "run":
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid override target",
+			Detail: "The target of an override_resource is a resource of the configuration under test: TYPE.NAME.", Subject: o.Target.SourceRange().Ptr()}}
+	}
+	return checkObject(o.Target, c, nil)
+}
+
+func unsupported(what, why string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not supported by cairn test",
+		Detail:  fmt.Sprintf("Cairn does not run %s yet: %s. Remove it, or run this file with tofu test.", what, why),
+		Subject: rng.Ptr()}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 // stackName is the name of every throwaway stack.
@@ -129,6 +131,9 @@ func (w *workspace) cairn(ctx context.Context, dir string, args ...string) ([]by
 	args = append([]string{"--cwd", dir, "--stack", stackName, "--non-interactive", "--color", "never"}, args...)
 	cmd := exec.CommandContext(ctx, w.cli.Cairn, args...)
 	cmd.Env = w.env
+	if hasMocks(dir) {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], tfplugin.MocksEnv+"="+mocksFile(dir))
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -21,6 +21,9 @@ type Config struct {
 	Files     map[string]*hcl.File
 	Objects   map[string]*Object
 	Providers map[string]bool
+	// Types are the provider types of the local names required_providers
+	// gives a source.
+	Types map[string]string
 	// Blocks are the keys (NAME, NAME.ALIAS) of its provider blocks.
 	Blocks map[string]bool
 	// Ext is the extension of its program files: .tf, or .hcl in an HCL
@@ -31,6 +34,15 @@ type Config struct {
 // declaresProvider reports whether a provider block of the key (NAME or
 // NAME.ALIAS) is in the configuration.
 func (c *Config) declaresProvider(key string) bool { return c.Blocks[key] }
+
+// providerType is the type of the provider of a local name: the one its
+// source names, else the name.
+func (c *Config) providerType(name string) string {
+	if t := c.Types[name]; t != "" {
+		return t
+	}
+	return name
+}
 
 // Object is a block (or a local value) of the configuration.
 type Object struct {
@@ -44,7 +56,7 @@ type Object struct {
 // left to the run to report: a test of a broken configuration fails its
 // first run, as in tofu test.
 func LoadConfig(dir string) (*Config, error) {
-	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}, Blocks: map[string]bool{}}
+	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}, Types: map[string]string{}, Blocks: map[string]bool{}}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -122,8 +134,14 @@ func (c *Config) read(body *hclsyntax.Body) {
 		case b.Type == "terraform":
 			for _, rp := range b.Body.Blocks {
 				if rp.Type == "required_providers" {
-					for name := range rp.Body.Attributes {
+					for name, a := range rp.Body.Attributes {
 						c.Providers[name] = true
+						v, d := a.Expr.Value(nil)
+						if !d.HasErrors() && v.Type().IsObjectType() && v.Type().HasAttribute("source") {
+							if src := v.GetAttr("source"); src.Type() == cty.String && src.IsKnown() && !src.IsNull() {
+								c.Types[name] = src.AsString()[strings.LastIndex(src.AsString(), "/")+1:]
+							}
+						}
 					}
 				}
 			}

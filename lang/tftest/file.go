@@ -19,7 +19,8 @@ type File struct {
 	HCL       *hcl.File
 	Variables map[string]*hcl.Attribute
 	Providers []*Provider
-	Mocks     []*hcl.Block // mock_provider and override_* blocks, file level and in runs
+	Mocks     []*MockProvider
+	Overrides []*Override
 	Runs      []*Run
 }
 
@@ -33,6 +34,7 @@ type Run struct {
 	Module         *Module
 	Providers      hcl.Expression // the providers mapping; nil: every provider of the file
 	Plan           PlanOptions
+	Overrides      []*Override // the run's, which beat the file's
 	DeclRange      hcl.Range
 }
 
@@ -127,8 +129,14 @@ func Parse(name string, src []byte) (*File, hcl.Diagnostics) {
 				}
 			}
 			f.Providers = append(f.Providers, p)
-		case "mock_provider", "override_resource", "override_data", "override_module":
-			f.Mocks = append(f.Mocks, b)
+		case "mock_provider":
+			m, d := readMockProvider(b)
+			diags = append(diags, d...)
+			f.Mocks = append(f.Mocks, m)
+		case "override_resource", "override_data", "override_module":
+			o, d := readOverride(b)
+			diags = append(diags, d...)
+			f.Overrides = append(f.Overrides, o)
 		case "run":
 			r, d := readRun(b, f)
 			diags = append(diags, d...)
@@ -200,7 +208,9 @@ func readRun(b *hcl.Block, f *File) (*Run, hcl.Diagnostics) {
 		case "plan_options":
 			diags = append(diags, readPlanOptions(blk, &r.Plan)...)
 		default:
-			f.Mocks = append(f.Mocks, blk)
+			o, d := readOverride(blk)
+			diags = append(diags, d...)
+			r.Overrides = append(r.Overrides, o)
 		}
 	}
 	return r, diags

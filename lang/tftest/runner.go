@@ -219,6 +219,10 @@ func (r *Runner) run(ctx context.Context, work *workspace, f *File, run *Run, st
 			return rr
 		}
 	}
+	if diags := writeMocks(st.dir, f, run, st.config, evalCtx); diags.HasErrors() {
+		rr.Status, rr.Diags = Error, diags
+		return rr
+	}
 	varFile, err := writeVars(st.dir, vars, st.config)
 	if err != nil {
 		rr.Status, rr.Diags = Error, hcl.Diagnostics{runError(run, "Cannot write the run's variables", err.Error())}

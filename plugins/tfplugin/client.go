@@ -96,7 +96,9 @@ func start(ctx context.Context, exe string, o Options) (*process, error) {
 // kill shuts the provider down: go-plugin asks it to exit, and kills it
 // if it has not within two seconds.
 func (p *process) kill() {
-	p.client.Kill()
+	if p.client != nil { // nil: a mock's (see mockProcess)
+		p.client.Kill()
+	}
 	p.end()
 }
 

@@ -46,6 +46,11 @@
 //	SignalCancellation   StopProvider
 //	Close                CloseEphemeralResource for those still open, then the process ends
 //
+// Under `cairn test`, the Mocks file MocksEnv names makes a mock answer
+// for a mocked provider (mock_provider of a Terraform test file), which
+// is then started only to read a schema not kept yet, and for the
+// resources a test overrides (override_resource): see mock.go.
+//
 // Write-only attributes (marked so in the package schema) are left out
 // of the inputs Check returns, which the state keeps, and sent in each
 // plan and apply (see writeOnly). A provider's configuration is not

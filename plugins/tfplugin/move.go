@@ -24,7 +24,7 @@ var _ provider.Mover = (*Provider)(nil)
 // resource types ask. Its inputs are then the attributes a configuration
 // may set, as an imported resource's are.
 func (p *Provider) Move(ctx context.Context, req provider.MoveRequest) (provider.MoveResponse, error) {
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.MoveResponse{}, err
 	}

@@ -319,11 +319,27 @@ func (p *Provider) start(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(p.closing, cancel)()
-	proc, err := start(ctx, p.exe, p.opts)
+	mocks, err := loadMocks()
 	if err != nil {
 		return err
 	}
+	mock := mocks.Providers[p.pkg]
+	var proc *process
+	if s := p.kept(); mock == nil || s == nil {
+		if proc, err = start(ctx, p.exe, p.opts); err != nil {
+			return err
+		}
+	} else {
+		proc = mockProcess(s, mock.Resources, mock.Data)
+	}
 	s, err := p.readSchema(ctx, proc)
+	if mock != nil && proc.client != nil {
+		// A mocked provider runs only to give its schema.
+		proc.kill()
+		if err == nil {
+			proc = mockProcess(s, mock.Resources, mock.Data)
+		}
+	}
 	p.mu.Lock()
 	closed := p.closed
 	if err == nil && !closed {

@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,8 +30,25 @@ func bounded(ctx context.Context, timeout time.Duration) (context.Context, conte
 	return context.WithTimeout(ctx, 2*time.Hour)
 }
 
-// resourceType returns the typed schema of a resource type token.
-func (p *Provider) resourceType(ctx context.Context, token string) (*process, *typed, error) {
+// resourceType returns the typed schema of a resource type token, and
+// the process that answers for the resource of urn: the provider's, or a
+// mock's for a resource the test overrides (see Mocks), which needs the
+// provider neither configured nor running.
+func (p *Provider) resourceType(ctx context.Context, token string, urn resource.URN) (*process, *typed, error) {
+	if mocks, err := loadMocks(); err != nil || len(mocks.Resources) > 0 {
+		s, err2 := p.loadSchema(ctx)
+		if err == nil {
+			err = err2
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if t := s.resources[token]; t != nil {
+			if values := mocks.override(t.name, urn); values != nil {
+				return mockProcess(s, map[string]map[string]json.RawMessage{t.name: values}, nil), t, nil
+			}
+		}
+	}
 	proc, s, err := p.ready(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -46,7 +64,7 @@ func (p *Provider) resourceType(ctx context.Context, token string) (*process, *t
 // inputs are kept as given, but for the write-only attributes, which the
 // Provider keeps until it sends them (see writeOnly).
 func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
@@ -74,7 +92,7 @@ func (p *Provider) validate(ctx context.Context, proc *process, t *typed, inputs
 	}
 	vreq := &tfplugin6.ValidateResourceConfig_Request{TypeName: t.name, Config: dv,
 		ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
-	resp, err := ask(p.memo, p.exe, "ValidateResourceConfig", nil, vreq, func() (*tfplugin6.ValidateResourceConfig_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "ValidateResourceConfig", nil, vreq, func() (*tfplugin6.ValidateResourceConfig_Response, error) {
 		return proc.rpc.ValidateResourceConfig(ctx, vreq)
 	})
 	if err != nil {
@@ -144,7 +162,7 @@ func (p *Provider) prior(ctx context.Context, proc *process, t *typed, outputs r
 		return state{}, fmt.Errorf("the recorded state of the resource: %w", err)
 	}
 	ureq := &tfplugin6.UpgradeResourceState_Request{TypeName: t.name, Version: version, RawState: &tfplugin6.RawState{Json: raw}}
-	resp, err := ask(p.memo, p.exe, "UpgradeResourceState", p.configuration(), ureq, func() (*tfplugin6.UpgradeResourceState_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "UpgradeResourceState", p.configuration(), ureq, func() (*tfplugin6.UpgradeResourceState_Response, error) {
 		return proc.rpc.UpgradeResourceState(ctx, ureq)
 	})
 	if err != nil {
@@ -185,7 +203,7 @@ func (p *Provider) plan(ctx context.Context, proc *process, t *typed, prior stat
 	}
 	preq := &tfplugin6.PlanResourceChange_Request{TypeName: t.name, PriorState: pv, ProposedNewState: nv, Config: cv,
 		PriorPrivate: prior.private, ClientCapabilities: &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}}
-	resp, err := ask(p.memo, p.exe, "PlanResourceChange", p.configuration(), preq, func() (*tfplugin6.PlanResourceChange_Response, error) {
+	resp, err := ask(p.memo, p.memoKey(proc), "PlanResourceChange", p.configuration(), preq, func() (*tfplugin6.PlanResourceChange_Response, error) {
 		return proc.rpc.PlanResourceChange(ctx, preq)
 	})
 	if err != nil {
@@ -300,7 +318,7 @@ func idOf(v cty.Value) resource.ID {
 // the prior one; a replacement when an attribute that requires it
 // changes.
 func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -403,7 +421,7 @@ func ctyPath(ap *tfplugin6.AttributePath) cty.Path {
 func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
@@ -437,7 +455,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
@@ -474,7 +492,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return err
 	}
@@ -509,7 +527,7 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) error
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	ctx, cancel := bounded(ctx, req.Timeout)
 	defer cancel()
-	proc, t, err := p.resourceType(ctx, req.Type)
+	proc, t, err := p.resourceType(ctx, req.Type, req.URN)
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}
