@@ -35,15 +35,15 @@ func defaultBackendURL(home string) string { return "file://" + filepath.Join(ho
 // taken on a PostgreSQL backend record CAIRN_HOSTNAME as their host, when
 // set.
 func openBackend(ctx context.Context, url string, warn func(string)) (backend.Backend, error) {
+	// As Pulumi's DIY backend, write states compressed when asked to.
+	gzip, _ := strconv.ParseBool(os.Getenv("PULUMI_DIY_BACKEND_GZIP"))
 	switch {
 	case strings.HasPrefix(url, "file://"):
-		// As Pulumi's DIY backend, write states compressed when asked to.
-		gzip, _ := strconv.ParseBool(os.Getenv("PULUMI_DIY_BACKEND_GZIP"))
 		return local.Open(url, local.Options{Warn: warn, EngineVersion: version, Gzip: gzip})
 	case postgres.IsURL(url):
 		return postgres.Open(ctx, url, postgres.Options{Options: backend.Options{Warn: warn, EngineVersion: version}, Hostname: os.Getenv("CAIRN_HOSTNAME")})
 	case bucket.IsURL(url):
-		return bucket.Open(ctx, url, bucket.Options{Options: backend.Options{Warn: warn, EngineVersion: version}})
+		return bucket.Open(ctx, url, bucket.Options{Options: backend.Options{Warn: warn, EngineVersion: version, Gzip: gzip}})
 	}
 	scheme, _, _ := strings.Cut(url, "://")
 	return nil, fmt.Errorf("backend URL scheme %q is not supported; use file://DIR, postgres://user:password@host:port/db, "+

@@ -7,29 +7,46 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-iac/cairn/internal/objtest"
 )
 
 // requirePulumiEnv, set to 1 (as CI does), makes TestPulumiInterop fail
 // rather than skip when pulumi or pulumi-language-yaml is not on PATH.
 const requirePulumiEnv = "CAIRN_REQUIRE_PULUMI"
 
-// pulumiStore is a store the interop scenarios run on. open gives a
-// scenario the backend URL of a store of its own, and the folder in which
-// the store's objects appear as files (.pulumi/… under it), which the
-// scenarios inspect as $STORE.
+// pulumiStore is a store the interop scenarios run on. start readies it
+// for a test and returns open, which gives a scenario the backend URL of
+// a store of its own, the environment that reaches it, and the folder in
+// which the store's objects appear as files (.pulumi/… under it), which
+// the scenarios inspect as $STORE.
 type pulumiStore struct {
-	name string
-	open func(e *testscript.Env) (url, dir string, err error)
+	name  string
+	start func(t *testing.T) (open func(e *testscript.Env) (url, dir string, env []string, err error))
 }
 
 // pulumiStores lists the stores; every scenario runs on each.
 var pulumiStores = []pulumiStore{
-	{name: "file", open: func(e *testscript.Env) (string, string, error) {
-		dir := filepath.Join(e.WorkDir, "store")
-		return "file://" + dir, dir, os.MkdirAll(dir, 0o755)
+	{name: "file", start: func(*testing.T) func(e *testscript.Env) (string, string, []string, error) {
+		return func(e *testscript.Env) (string, string, []string, error) {
+			dir := filepath.Join(e.WorkDir, "store")
+			return "file://" + dir, dir, nil, os.MkdirAll(dir, 0o755)
+		}
+	}},
+	// S3 on VersityGW, whose posix backend keeps objects as files.
+	{name: "s3", start: func(t *testing.T) func(e *testscript.Env) (string, string, []string, error) {
+		srv := objtest.S3(t).Server
+		return func(*testscript.Env) (string, string, []string, error) {
+			st, err := srv.NewBucket()
+			if err != nil {
+				return "", "", nil, err
+			}
+			return st.URL, st.Folder(), st.Env, nil
+		}
 	}},
 }
 
@@ -53,14 +70,19 @@ func TestPulumiInterop(t *testing.T) {
 			p := scriptParams(nil)
 			p.Dir, p.UpdateScripts = filepath.Join("..", "..", "testdata", "pulumi"), false
 			p.Cmds["jsoneq"] = jsonEqCmd
+			open := store.start(t)
 			setup := p.Setup
 			p.Setup = func(e *testscript.Env) error {
 				if err := setup(e); err != nil {
 					return err
 				}
-				url, dir, err := store.open(e)
+				url, dir, env, err := open(e)
 				if err != nil {
 					return err
+				}
+				for _, kv := range env {
+					name, value, _ := strings.Cut(kv, "=")
+					e.Setenv(name, value)
 				}
 				e.Setenv("STORE", dir)
 				e.Setenv("CAIRN_BACKEND_URL", url)

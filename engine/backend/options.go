@@ -16,7 +16,7 @@ type Options struct {
 	// state.EngineVersion().
 	EngineVersion string
 	// Gzip writes states compressed with gzip, as Pulumi's DIY backend does
-	// with PULUMI_DIY_BACKEND_GZIP set (the local backend: <stack>.json.gz).
+	// with PULUMI_DIY_BACKEND_GZIP set: <stack>.json.gz.
 	Gzip bool
 }
 

@@ -237,6 +237,15 @@ func start(kind, program string, argsOf func(dir string, port int) (args, env []
 	return s, nil
 }
 
+// Folder is where VersityGW keeps the objects of an S3 store as files (a
+// key's "/" a folder), for tests that look at them; "" for other stores.
+func (st *Store) Folder() string {
+	if st.Kind != "s3" {
+		return ""
+	}
+	return filepath.Join(st.dir, "data", st.Bucket)
+}
+
 // Close stops the server and removes its folder.
 func (s *Server) Close() {
 	s.Stop()

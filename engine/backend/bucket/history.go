@@ -23,10 +23,14 @@ func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.
 		return nil, err
 	}
 	out := make([]backend.HistoryRecord, 0, len(keys))
+	first := b.firstVersion(ctx, keys)
 	for i := len(keys) - 1; i >= 0; i-- {
 		rec, err := b.readRecord(ctx, keys[i])
 		if err != nil {
 			return nil, err
+		}
+		if rec.Version == 0 { // Pulumi's records are not numbered
+			rec.Version = first + i
 		}
 		out = append(out, rec)
 	}
@@ -36,6 +40,9 @@ func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.
 func (b *Backend) readRecord(ctx context.Context, key string) (backend.HistoryRecord, error) {
 	var rec backend.HistoryRecord
 	data, err := b.read(ctx, key)
+	if err == nil && strings.HasSuffix(key, diy.GzipSuffix) {
+		data, err = gunzip(data)
+	}
 	if err == nil {
 		if err = json.Unmarshal(data, &rec); err != nil {
 			err = fmt.Errorf("reading the history record %s in %s: %w", key, b.url, err)
@@ -50,7 +57,7 @@ func (b *Backend) historyKeys(ctx context.Context, ref backend.StackRef) ([]stri
 	keys, err := b.keys(ctx, diy.History(ref)+"/"+ref.Name+"-", "/")
 	var out []string
 	for _, k := range keys {
-		if strings.HasSuffix(k, diy.HistorySuffix) {
+		if diy.IsHistory(k) {
 			out = append(out, k)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,22 +38,33 @@ type stored struct {
 }
 
 // readState returns the stack's state and the key it is kept under: the
-// .json object, or else the .json.gz one Pulumi writes when it compresses.
+// .json object, or the .json.gz one written with Options.Gzip (as Pulumi
+// writes it when it compresses).
 // A stack whose state is missing though it has a history lost its state:
 // that is an error naming the backup to restore, never a new stack.
 func (b *Backend) readState(ctx context.Context, ref backend.StackRef) ([]byte, string, error) {
 	if err := ref.Validate(); err != nil {
 		return nil, "", err
 	}
-	key := diy.Stack(ref)
-	data, err := b.read(ctx, key)
-	if gcerrors.Code(err) == gcerrors.NotFound {
-		key += diy.GzipSuffix
-		if data, err = b.read(ctx, key); err == nil {
-			data, err = gunzip(data)
-			if err != nil {
-				return nil, "", b.unreadable(ctx, ref, key, err)
-			}
+	// The form this backend writes comes first: a crash between writing a
+	// state and removing the other form leaves both.
+	keys := []string{diy.Stack(ref), diy.Stack(ref) + diy.GzipSuffix}
+	if b.opts.Gzip {
+		keys[0], keys[1] = keys[1], keys[0]
+	}
+	var (
+		key  string
+		data []byte
+		err  error
+	)
+	for _, key = range keys {
+		if data, err = b.read(ctx, key); gcerrors.Code(err) != gcerrors.NotFound {
+			break
+		}
+	}
+	if err == nil && strings.HasSuffix(key, diy.GzipSuffix) {
+		if data, err = gunzip(data); err != nil {
+			return nil, "", b.unreadable(ctx, ref, key, err)
 		}
 	}
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -66,6 +78,18 @@ func (b *Backend) readState(ctx context.Context, ref backend.StackRef) ([]byte, 
 		return nil, "", fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
 	return data, key, nil
+}
+
+func gzipOf(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	if _, err := z.Write(data); err != nil {
+		return nil, err
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func gunzip(data []byte) ([]byte, error) {
@@ -191,13 +215,21 @@ func (b *Backend) writeState(ctx context.Context, ref backend.StackRef, oldKey s
 		return "", err
 	}
 	meta := map[string]string{hashKey: hash}
-	if err := b.writeMeta(ctx, diy.Stack(ref), data, false, meta); err != nil {
-		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
-	}
-	if oldKey != "" && oldKey != diy.Stack(ref) {
-		if err := b.remove(ctx, oldKey); err != nil {
+	// As Pulumi's DIY backend, the state is compressed when asked to, and
+	// the object of the other form removed once the new one is written.
+	key, other, payload := diy.Stack(ref), diy.Stack(ref)+diy.GzipSuffix, data
+	if b.opts.Gzip {
+		var err error
+		if payload, err = gzipOf(data); err != nil {
 			return "", err
 		}
+		key, other = other, key
+	}
+	if err := b.writeMeta(ctx, key, payload, false, meta); err != nil {
+		return "", fmt.Errorf("writing the state of stack %s: %w", ref, err)
+	}
+	if err := b.remove(ctx, other); err != nil {
+		return "", err
 	}
 	ns := time.Now().UnixNano()
 	if err := b.writeMeta(ctx, path.Join(diy.Backups(ref), diy.BackupName(ref, ns)), data, false, meta); err != nil {

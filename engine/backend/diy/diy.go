@@ -76,8 +76,15 @@ func HistoryName(ref backend.StackRef, ns int64) string {
 
 // HistoryTime is the time in a history record's name, or 0.
 func HistoryTime(ref backend.StackRef, name string) int64 {
-	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(path.Base(name), ref.Name+"-"), HistorySuffix), 10, 64)
+	name = strings.TrimSuffix(path.Base(name), GzipSuffix)
+	ns, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(name, ref.Name+"-"), HistorySuffix), 10, 64)
 	return ns
+}
+
+// IsHistory says whether an object's name is a history record's, plain or
+// compressed as Pulumi writes it with PULUMI_DIY_BACKEND_GZIP.
+func IsHistory(name string) bool {
+	return strings.HasSuffix(strings.TrimSuffix(name, GzipSuffix), HistorySuffix)
 }
 
 // Tags names the file of a stack's tags, Pulumi's.
