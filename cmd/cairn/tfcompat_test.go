@@ -145,6 +145,14 @@ func TestTerraformDifferential(t *testing.T) {
 	p := scriptParams(nil)
 	p.Dir, p.UpdateScripts = scripts, false
 	p.Cmds["tfcompare"] = tfCompareCmd
+	useMirror(&p, mirror)
+	testscript.Run(t, p)
+}
+
+// useMirror has the scenarios of p find the providers of a filesystem
+// mirror, without the network: Cairn in ~/.terraform.d/plugins, Terraform
+// through its CLI configuration.
+func useMirror(p *testscript.Params, mirror string) {
 	setup := p.Setup
 	p.Setup = func(e *testscript.Env) error {
 		if err := setup(e); err != nil {
@@ -154,8 +162,6 @@ func TestTerraformDifferential(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(home, ".terraform.d"), 0o755); err != nil {
 			return err
 		}
-		// Cairn finds providers in ~/.terraform.d/plugins; Terraform
-		// through its CLI configuration, without the network.
 		if err := os.Symlink(mirror, filepath.Join(home, ".terraform.d", "plugins")); err != nil {
 			return err
 		}
@@ -168,7 +174,6 @@ func TestTerraformDifferential(t *testing.T) {
 		}
 		return nil
 	}
-	testscript.Run(t, p)
 }
 
 // hashicorpProviders are the versions under which the mirror serves

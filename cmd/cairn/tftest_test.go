@@ -80,28 +80,7 @@ func TestTerraformTestDifferential(t *testing.T) {
 	p := scriptParams(nil)
 	p.Dir, p.UpdateScripts = scripts, false
 	p.Cmds["tftestcompare"] = tftestCompareCmd
-	setup := p.Setup
-	p.Setup = func(e *testscript.Env) error {
-		if err := setup(e); err != nil {
-			return err
-		}
-		// Both find the test providers in the mirror, without the network.
-		home := filepath.Join(e.WorkDir, "home")
-		if err := os.MkdirAll(filepath.Join(home, ".terraform.d"), 0o755); err != nil {
-			return err
-		}
-		if err := os.Symlink(mirror, filepath.Join(home, ".terraform.d", "plugins")); err != nil {
-			return err
-		}
-		rc := filepath.Join(e.WorkDir, "tf.rc")
-		if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
-			return err
-		}
-		for k, v := range map[string]string{"HOME": home, "TF_CLI_CONFIG_FILE": rc, "CHECKPOINT_DISABLE": "1"} {
-			e.Setenv(k, v)
-		}
-		return nil
-	}
+	useMirror(&p, mirror)
 	testscript.Run(t, p)
 }
 
