@@ -474,7 +474,7 @@ func (d *deployment) replaceChain(ctx context.Context, g *goal, old, new *resour
 	goalInputs resource.Map, diff diffResult, digest []byte) ([]*step, error) {
 	urn := new.URN
 	if old.Protect && new.Protect {
-		return nil, fmt.Errorf("it must be replaced (because of %s) but it is protected; remove the protect option, run the update, and try again", strings.Join(diff.keys, ", "))
+		return nil, fmt.Errorf("it must be replaced (because of %s) but it is protected; remove the protect option (lifecycle prevent_destroy in Terraform), run the update, and try again", strings.Join(diff.keys, ", "))
 	}
 	if new.ImportID != "" && !d.opts.DryRun {
 		return nil, fmt.Errorf("it must be replaced (because of %s) but it declares import ID %q; remove the import option to allow the replacement", strings.Join(diff.keys, ", "), new.ImportID)
