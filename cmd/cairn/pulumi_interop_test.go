@@ -19,6 +19,11 @@ import (
 // rather than skip when pulumi or pulumi-language-yaml is not on PATH.
 const requirePulumiEnv = "CAIRN_REQUIRE_PULUMI"
 
+// pulumiDirEnv names a folder holding pulumi and pulumi-language-yaml
+// (.ci/pulumi prints it) that TestPulumiInterop puts first on PATH, so
+// that other tests do not find Pulumi's YAML host there.
+const pulumiDirEnv = "CAIRN_PULUMI_DIR"
+
 // pulumiStore is a store the interop scenarios run on. start readies it
 // for a test and returns open, which gives a scenario the backend URL of
 // a store of its own, the environment that reaches it, and the folder in
@@ -56,6 +61,11 @@ var pulumiStores = []pulumiStore{
 // builds both); Cairn serves the providers, as pulumi-resource-random and
 // pulumi-resource-command.
 func TestPulumiInterop(t *testing.T) {
+	path := os.Getenv("PATH")
+	if dir := os.Getenv(pulumiDirEnv); dir != "" {
+		path = dir + string(os.PathListSeparator) + path
+		t.Setenv("PATH", path)
+	}
 	for _, tool := range []string{"pulumi", "pulumi-language-yaml"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv(requirePulumiEnv) == "1" {
