@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,10 +40,7 @@ func TestScriptsBuckets(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				for _, kv := range st.Env {
-					name, value, _ := strings.Cut(kv, "=")
-					e.Setenv(name, value)
-				}
+				objtest.SetenvWith(st.Env, e.Setenv)
 				e.Setenv("CAIRN_BACKEND_URL", st.URL)
 				return nil
 			}

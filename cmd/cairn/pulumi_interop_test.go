@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -61,10 +60,8 @@ var pulumiStores = []pulumiStore{
 // builds both); Cairn serves the providers, as pulumi-resource-random and
 // pulumi-resource-command.
 func TestPulumiInterop(t *testing.T) {
-	path := os.Getenv("PATH")
 	if dir := os.Getenv(pulumiDirEnv); dir != "" {
-		path = dir + string(os.PathListSeparator) + path
-		t.Setenv("PATH", path)
+		t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
 	for _, tool := range []string{"pulumi", "pulumi-language-yaml"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -90,10 +87,7 @@ func TestPulumiInterop(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				for _, kv := range env {
-					name, value, _ := strings.Cut(kv, "=")
-					e.Setenv(name, value)
-				}
+				objtest.SetenvWith(env, e.Setenv)
 				e.Setenv("STORE", dir)
 				e.Setenv("CAIRN_BACKEND_URL", url)
 				e.Setenv("PULUMI_BACKEND_URL", url)

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -48,10 +47,7 @@ func TestTerraformBackends(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				for _, kv := range st.Env {
-					name, value, _ := strings.Cut(kv, "=")
-					e.Setenv(name, value)
-				}
+				objtest.SetenvWith(st.Env, e.Setenv)
 				e.Setenv("BUCKET", st.Bucket)
 				e.Setenv("ENDPOINT", st.Endpoint)
 				return nil

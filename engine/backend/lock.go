@@ -35,3 +35,10 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("stack %s is locked by %s: another operation is running on it; "+
 		"wait for it to finish, or if that process is gone, run `cairn stack unlock`", e.Stack, e.Holder)
 }
+
+// LiveLockError is Unlock's refusal to break a lock that a live process
+// holds.
+func LiveLockError(ref StackRef, holder LockInfo) error {
+	return fmt.Errorf("stack %s is locked by %s, which is still running: a live lock is not broken; "+
+		"wait for its operation to finish, or stop that process first", ref, holder)
+}

@@ -83,3 +83,18 @@ func NoVersionError(ref StackRef, version, oldest int, have []int) error {
 	return fmt.Errorf("stack %s has no backup of version %d; it has versions %s (see `cairn stack history`)",
 		ref, version, versionList(have))
 }
+
+// SplitHistory divides a history of n operations, numbered from first and
+// oldest first, between those a prune keeping the newest keep removes and
+// those it keeps; cut is how many go.
+func SplitHistory(first, n, keep int) (out Pruned, cut int) {
+	cut = max(n-keep, 0)
+	for i := range n {
+		if i < cut {
+			out.Versions = append(out.Versions, first+i)
+		} else {
+			out.Kept = append(out.Kept, first+i)
+		}
+	}
+	return out, cut
+}

@@ -159,10 +159,14 @@ func StartAzure() (*Server, error) {
 }
 
 // Setenv sets the server's Env in this process for the test.
-func (s *Server) Setenv(t testing.TB) {
-	for _, kv := range s.Env {
+func (s *Server) Setenv(t testing.TB) { SetenvWith(s.Env, t.Setenv) }
+
+// SetenvWith sets each variable of env (NAME=value) with set, such as a
+// testscript.Env's Setenv.
+func SetenvWith(env []string, set func(name, value string)) {
+	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		t.Setenv(name, value)
+		set(name, value)
 	}
 }
 

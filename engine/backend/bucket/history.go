@@ -40,8 +40,8 @@ func (b *Backend) History(ctx context.Context, ref backend.StackRef) ([]backend.
 func (b *Backend) readRecord(ctx context.Context, key string) (backend.HistoryRecord, error) {
 	var rec backend.HistoryRecord
 	data, err := b.read(ctx, key)
-	if err == nil && strings.HasSuffix(key, diy.GzipSuffix) {
-		data, err = gunzip(data)
+	if err == nil {
+		data, err = diy.Decode(key, data)
 	}
 	if err == nil {
 		if err = json.Unmarshal(data, &rec); err != nil {
@@ -161,8 +161,8 @@ func (b *Backend) keepCurrent(ctx context.Context, ref backend.StackRef, key str
 		}
 	}
 	data, err := b.read(ctx, key)
-	if err == nil && strings.HasSuffix(key, diy.GzipSuffix) {
-		data, err = gunzip(data)
+	if err == nil {
+		data, err = diy.Decode(key, data)
 	}
 	if err != nil {
 		return fmt.Errorf("backing up the state of stack %s: %w", ref, err)
@@ -284,15 +284,7 @@ func (b *Backend) PruneHistory(ctx context.Context, ref backend.StackRef, opts b
 	if err != nil {
 		return backend.Pruned{}, err
 	}
-	var out backend.Pruned
-	first, cut := b.firstVersion(ctx, history), max(len(history)-opts.Keep, 0)
-	for i := range history {
-		if i < cut {
-			out.Versions = append(out.Versions, first+i)
-		} else {
-			out.Kept = append(out.Kept, first+i)
-		}
-	}
+	out, cut := backend.SplitHistory(b.firstVersion(ctx, history), len(history), opts.Keep)
 	if cut == 0 {
 		return out, nil
 	}

@@ -107,8 +107,7 @@ func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.Lo
 	}
 	info := b.readLock(ctx, keys[0])
 	if info.Hostname == b.host && info.Pid != os.Getpid() && alive(info.Pid) {
-		return nil, fmt.Errorf("stack %s is locked by %s, which is still running: a live lock is not broken; "+
-			"wait for its operation to finish, or stop that process first", ref, info)
+		return nil, backend.LiveLockError(ref, info)
 	}
 	for _, k := range keys {
 		if err := b.remove(ctx, k); err != nil {

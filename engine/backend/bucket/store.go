@@ -2,13 +2,10 @@ package bucket
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -62,8 +59,8 @@ func (b *Backend) readState(ctx context.Context, ref backend.StackRef) ([]byte, 
 			break
 		}
 	}
-	if err == nil && strings.HasSuffix(key, diy.GzipSuffix) {
-		if data, err = gunzip(data); err != nil {
+	if err == nil {
+		if data, err = diy.Decode(key, data); err != nil {
 			return nil, "", b.unreadable(ctx, ref, key, err)
 		}
 	}
@@ -78,26 +75,6 @@ func (b *Backend) readState(ctx context.Context, ref backend.StackRef) ([]byte, 
 		return nil, "", fmt.Errorf("reading the state of stack %s: %w", ref, err)
 	}
 	return data, key, nil
-}
-
-func gzipOf(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	z := gzip.NewWriter(&buf)
-	if _, err := z.Write(data); err != nil {
-		return nil, err
-	}
-	if err := z.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func gunzip(data []byte) ([]byte, error) {
-	r, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(r)
 }
 
 // knownStack checks that the stack exists, or lost its state but has
@@ -220,7 +197,7 @@ func (b *Backend) writeState(ctx context.Context, ref backend.StackRef, oldKey s
 	key, other, payload := diy.Stack(ref), diy.Stack(ref)+diy.GzipSuffix, data
 	if b.opts.Gzip {
 		var err error
-		if payload, err = gzipOf(data); err != nil {
+		if payload, err = diy.Gzip(data); err != nil {
 			return "", err
 		}
 		key, other = other, key

@@ -14,8 +14,11 @@
 package diy
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -149,4 +152,43 @@ func DecodeTags(data []byte) (backend.Tags, error) {
 		f.Tags = backend.Tags{}
 	}
 	return f.Tags, nil
+}
+
+// ZstdSuffix ends the name of a state Pulumi wrote compressed with zstd
+// (PULUMI_DIY_BACKEND_ZSTD), which Cairn does not read.
+const ZstdSuffix = ".zst"
+
+// Decode returns the content of a state, backup or history record named
+// name: decompressed when the name ends in GzipSuffix, refused with advice
+// when it ends in ZstdSuffix.
+func Decode(name string, data []byte) ([]byte, error) {
+	switch {
+	case strings.HasSuffix(name, ZstdSuffix):
+		return nil, fmt.Errorf("%s is compressed with zstd (Pulumi's PULUMI_DIY_BACKEND_ZSTD), which Cairn does not read; "+
+			"have pulumi write it uncompressed or with gzip (PULUMI_DIY_BACKEND_GZIP=true): "+
+			"`pulumi stack export --file s.json && pulumi stack import --file s.json` without PULUMI_DIY_BACKEND_ZSTD", name)
+	case !strings.HasSuffix(name, GzipSuffix):
+		return data, nil
+	}
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err == nil {
+		data, err = io.ReadAll(r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decompressing %s: %w", name, err)
+	}
+	return data, nil
+}
+
+// Gzip compresses data as Pulumi's DIY backend does.
+func Gzip(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	if _, err := z.Write(data); err != nil {
+		return nil, err
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -1,14 +1,14 @@
 package local
 
 import (
-	"bytes"
 	"compress/gzip"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cairn-iac/cairn/engine/backend/diy"
 )
 
 // Pulumi's DIY backend writes a stack's state compressed when
@@ -16,30 +16,21 @@ import (
 // records likewise) or PULUMI_DIY_BACKEND_ZSTD (.json.zst). Cairn reads
 // gzip, and writes the state compressed when Options.Gzip says so.
 const (
-	gzipExt = ".gz"
-	zstdExt = ".zst"
+	gzipExt = diy.GzipSuffix
+	zstdExt = diy.ZstdSuffix
 )
 
 // readState reads a state file, a backup or a history record, decompressing
 // a .gz one.
 func readState(path string) ([]byte, error) {
 	if strings.HasSuffix(path, zstdExt) {
-		return nil, fmt.Errorf("%s is compressed with zstd (Pulumi's PULUMI_DIY_BACKEND_ZSTD), which Cairn does not read; "+
-			"have pulumi write it uncompressed or with gzip (PULUMI_DIY_BACKEND_GZIP=true): "+
-			"`pulumi stack export --file s.json && pulumi stack import --file s.json` without PULUMI_DIY_BACKEND_ZSTD", path)
+		return diy.Decode(path, nil)
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || !strings.HasSuffix(path, gzipExt) {
-		return data, err
-	}
-	r, err := gzip.NewReader(bytes.NewReader(data))
-	if err == nil {
-		data, err = io.ReadAll(r)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("decompressing %s: %w", path, err)
+		return nil, err
 	}
-	return data, nil
+	return diy.Decode(path, data)
 }
 
 // gzipped is data compressed with gzip as it is written.

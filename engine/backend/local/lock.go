@@ -105,8 +105,7 @@ func (b *Backend) Unlock(ctx context.Context, ref backend.StackRef) (*backend.Lo
 	}
 	info := readLock(files[0])
 	if osLocks && filepath.Base(files[0]) == lockFile && held(files[0]) {
-		return nil, fmt.Errorf("stack %s is locked by %s, which is still running: a live lock is not broken; "+
-			"wait for its operation to finish, or stop that process first", ref, info)
+		return nil, backend.LiveLockError(ref, info)
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -33,15 +33,7 @@ func (b *Backend) PruneHistory(ctx context.Context, ref backend.StackRef, opts b
 	if err != nil {
 		return backend.Pruned{}, err
 	}
-	var out backend.Pruned
-	first, cut := firstVersion(history), max(len(history)-opts.Keep, 0)
-	for i := range history {
-		if i < cut {
-			out.Versions = append(out.Versions, first+i)
-		} else {
-			out.Kept = append(out.Kept, first+i)
-		}
-	}
+	out, cut := backend.SplitHistory(firstVersion(history), len(history), opts.Keep)
 	if cut == 0 {
 		return out, nil
 	}
