@@ -100,6 +100,135 @@ resources:
 	}
 }
 
+// A no-change preview of a stack whose resources keep secrets in their
+// outputs (as every RandomString of Pulumi's random provider does) decrypts
+// none of them: the state's secrets stay sealed, and the fast path's
+// digests cover their ciphertexts. Nothing shows their plaintexts; with a
+// wrong passphrase the first preview that needs one fails, naming what to
+// do.
+func TestNoChangePreviewOfSecretOutputsDerivesNoKey(t *testing.T) {
+	p := newInProcess(t, `name: lazy
+runtime: yaml
+resources:
+  a:
+    type: random:RandomString
+    options:
+      additionalSecretOutputs: [result]
+    properties:
+      length: 12
+  b:
+    type: random:RandomPassword
+    properties:
+      length: 14
+`)
+	p.run("stack", "init", "dev", "--non-interactive")
+	p.run("up", "--yes", "--non-interactive")
+	st := p.state()
+	if strings.Count(st, `"ciphertext"`) < 3 {
+		t.Fatalf("want the results and the seed key encrypted in the state:\n%s", st)
+	}
+	results := secretResults(t, p)
+	for _, plain := range results {
+		if strings.Contains(st, plain) {
+			t.Fatalf("the state holds the plaintext %q", plain)
+		}
+	}
+	out, derived := p.run("preview", "--non-interactive", "--expect-no-changes", "--diff")
+	if !strings.Contains(out, "Resources: 3 unchanged.") {
+		t.Fatalf("want a no-change preview:\n%s", out)
+	}
+	if derived != 0 {
+		t.Fatalf("the no-change preview derived %d keys from the passphrase, want none", derived)
+	}
+	for _, plain := range results {
+		if strings.Contains(out, plain) {
+			t.Fatalf("the preview shows the plaintext %q:\n%s", plain, out)
+		}
+	}
+	// A no-change update keeps the ciphertexts (and so the digests) as they
+	// were, so the preview after it still derives nothing.
+	p.run("up", "--yes", "--non-interactive")
+	if _, derived := p.run("preview", "--non-interactive", "--expect-no-changes"); derived != 0 {
+		t.Fatalf("the preview after a no-change update derived %d keys, want none", derived)
+	}
+	// A change that needs the old secrets (a replacement of a) decrypts
+	// them, and shows none of them.
+	if err := os.WriteFile("Pulumi.yaml", []byte(strings.Replace(readFile(t, "Pulumi.yaml"), "length: 12", "length: 13", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, derived = p.run("preview", "--non-interactive", "--show-secrets=false")
+	if derived != 1 || !strings.Contains(out, "1 to replace") {
+		t.Fatalf("want a replacement previewed with one key derived, got %d:\n%s", derived, out)
+	}
+	for _, plain := range results {
+		if strings.Contains(out, plain) {
+			t.Fatalf("the preview shows the plaintext %q:\n%s", plain, out)
+		}
+	}
+	// A wrong passphrase fails at the first need, saying what to do: the
+	// seed key a check needs, or the state's secrets a refresh sends.
+	before := p.state()
+	t.Setenv("CAIRN_CONFIG_PASSPHRASE", "wrong horse")
+	for _, args := range [][]string{{"preview"}, {"preview", "--refresh"}, {"up", "--yes"}} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"cairn", "--non-interactive"}, args...), strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code == 0 || !strings.Contains(out, "incorrect passphrase") || !strings.Contains(out, "set CAIRN_CONFIG_PASSPHRASE") {
+			t.Fatalf("want cairn %s with a wrong passphrase to fail naming the passphrase; exit %d:\n%s", args, code, out)
+		}
+		if strings.Contains(out, "unknown") {
+			t.Fatalf("cairn %s shows a secret it could not decrypt as unknown:\n%s", args, out)
+		}
+		if p.state() != before {
+			t.Fatalf("cairn %s with a wrong passphrase changed the state", args)
+		}
+	}
+}
+
+// secretResults returns the plaintexts of the stack's passwords, read
+// with --show-secrets from the exported state.
+func secretResults(t *testing.T, p *inProcess) []string {
+	t.Helper()
+	out, _ := p.run("stack", "export", "--show-secrets")
+	var dep struct {
+		Deployment struct {
+			Resources []struct {
+				Type    string         `json:"type"`
+				Outputs map[string]any `json:"outputs"`
+			} `json:"resources"`
+		} `json:"deployment"`
+	}
+	if err := json.Unmarshal([]byte(out), &dep); err != nil {
+		t.Fatalf("the export: %v\n%s", err, out)
+	}
+	var plains []string
+	for _, r := range dep.Deployment.Resources {
+		// (A RandomString's result is also its ID, which is not secret.)
+		if secret, ok := r.Outputs["result"].(map[string]any); ok && strings.Contains(r.Type, "RandomPassword") {
+			if text, ok := secret["plaintext"].(string); ok {
+				var plain string
+				if err := json.Unmarshal([]byte(text), &plain); err != nil {
+					t.Fatal(err)
+				}
+				plains = append(plains, plain)
+			}
+		}
+	}
+	if len(plains) != 1 {
+		t.Fatalf("want one password in the export:\n%s", out)
+	}
+	return plains
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 // A changed secret input still previews and updates (deriving the key to
 // decrypt and encrypt it), and neither its old nor its new plaintext
 // reaches the state.

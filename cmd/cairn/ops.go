@@ -143,6 +143,11 @@ type operation struct {
 	heldLock atomic.Pointer[backend.Lock]
 	// base is the state a preview reads, while the program loads.
 	base func() (*snapshot.Snapshot, error)
+	// lazy is the manager a preview reads the state with, its secrets
+	// decrypted when first needed; stopLazy stops the preview when one
+	// cannot be.
+	lazy     *secrets.Lazy
+	stopLazy atomic.Pointer[context.CancelCauseFunc]
 }
 
 func operate(c *cli.Context, kind opKind) (err error) {
@@ -222,6 +227,16 @@ func (r *operation) prepare() error {
 		// A preview reads the state without the lock: read it (on the
 		// other core) while the program and its plugins load.
 		ctx, ref, sm := r.c.Context, r.ref, r.secrets
+		if sm != nil && r.c.String("save-plan") == "" {
+			// Nothing of the state is decrypted until it is needed: a
+			// no-change preview derives no key.
+			r.lazy = &secrets.Lazy{Manager: sm, Learn: r.masker.Add, Fail: func(err error) {
+				if stop := r.stopLazy.Load(); stop != nil {
+					(*stop)(err)
+				}
+			}}
+			sm = r.lazy
+		}
 		r.base = sync.OnceValues(func() (*snapshot.Snapshot, error) { return r.s.backend.Snapshot(ctx, ref, sm) })
 		go r.base()
 	}
@@ -240,6 +255,7 @@ func (r *operation) prepare() error {
 		// `up` shows first uses the same one, so it shows the same values.
 		SeedKey:     make([]byte, 32),
 		OpenSeedKey: state.NewDecoder(r.secrets).SeedKey,
+		SealSecret:  state.NewEncoder(state.EncodeOptions{Secrets: r.secrets}).Seal,
 	}
 	if _, err := rand.Read(r.opts.SeedKey); err != nil {
 		return err
@@ -447,6 +463,12 @@ func (r *operation) preview(ctx context.Context) error {
 			return err
 		}
 	}
+	if r.lazy != nil {
+		var stop context.CancelCauseFunc
+		ctx, stop = context.WithCancelCause(ctx)
+		defer stop(nil)
+		r.stopLazy.Store(&stop)
+	}
 	read := r.base
 	if read == nil {
 		read = func() (*snapshot.Snapshot, error) { return r.s.backend.Snapshot(ctx, r.ref, r.secrets) }
@@ -459,7 +481,7 @@ func (r *operation) preview(ctx context.Context) error {
 	if kind == opPreview && r.c.Bool("refresh") {
 		res, err := r.engine(ctx, opRefresh, true, base, nil)
 		if err != nil {
-			return r.failure(opRefresh, err)
+			return r.failure(opRefresh, r.lazyErr(err))
 		}
 		base = res.Snapshot
 	}
@@ -470,10 +492,20 @@ func (r *operation) preview(ctx context.Context) error {
 	if err == nil && r.c.String("save-plan") != "" {
 		return r.savePlan(planBase, res)
 	}
+	err = r.lazyErr(err)
 	if err == nil && r.kind == opPreview && !r.document() {
 		fmt.Fprint(r.s.stdout, fastPathHint(res))
 	}
 	return r.failure(opPreview, err)
+}
+
+// lazyErr returns why a secret of the state could not be decrypted when a
+// preview first needed it, which stopped the preview, else err.
+func (r *operation) lazyErr(err error) error {
+	if r.lazy != nil && r.lazy.Err() != nil {
+		return fmt.Errorf("decrypting the state's secrets: %w", r.lazy.Err())
+	}
+	return err
 }
 
 // apply runs an operation that changes the stack, under its lock.

@@ -94,6 +94,13 @@ type Options struct {
 	// can be masked with it. The deployment masks with it what it keeps
 	// of provider errors in the state (initErrors).
 	Masker *secrets.Masker
+	// SealSecret, when set, returns a secret with the ciphertext it will be
+	// written to the state as (resource.Value.Ciphertext), encrypting it
+	// if it has none under the stack's key. A step's secrets are sealed
+	// before the fast path's digest of its state is taken, so that the
+	// digest covers their ciphertexts and a later preview can match it
+	// without decrypting them (see digestWriter.value).
+	SealSecret func(resource.Value) (resource.Value, error)
 	// VerifySecrets, when set, checks the stack's secrets key material (a
 	// passphrase, deriving its key if nothing has yet). The first step that
 	// creates, updates or deletes a resource (and so the first provider

@@ -98,6 +98,65 @@ func (d *deployment) holdsKnownSecret(v resource.Value) bool {
 	return false
 }
 
+// sealMap returns m with its secrets sealed by Options.SealSecret (m
+// itself when none changes); a secret that cannot be sealed is left as it
+// is, and its digest is then keyed.
+func (d *deployment) sealMap(m resource.Map) resource.Map {
+	out, _ := d.sealed(m)
+	return out
+}
+
+// sealed returns m with its secrets sealed, and whether any was.
+func (d *deployment) sealed(m resource.Map) (resource.Map, bool) {
+	if d.opts.SealSecret == nil || !m.ContainsSecrets() {
+		return m, false
+	}
+	var out resource.Map
+	for k, v := range m {
+		if w, changed := d.seal(v); changed {
+			if out == nil {
+				out = m.Copy()
+			}
+			out[k] = w
+		}
+	}
+	if out == nil {
+		return m, false
+	}
+	return out, true
+}
+
+// seal returns v with its secrets sealed, and whether any was.
+func (d *deployment) seal(v resource.Value) (resource.Value, bool) {
+	switch v.Kind() {
+	case resource.SecretKind:
+		if _, _, ok := v.Ciphertext(); ok {
+			return v, false
+		}
+		w, err := d.opts.SealSecret(v)
+		return w, err == nil
+	case resource.ArrayKind:
+		a := v.ArrayValue()
+		var out []resource.Value
+		for i, e := range a {
+			if w, changed := d.seal(e); changed {
+				if out == nil {
+					out = slices.Clone(a)
+				}
+				out[i] = w
+			}
+		}
+		if out != nil {
+			return resource.Array(out...), true
+		}
+	case resource.ObjectKind:
+		if w, changed := d.sealed(v.ObjectValue()); changed {
+			return resource.Object(w), true
+		}
+	}
+	return v, false
+}
+
 // verifySecrets runs Options.VerifySecrets; see secretsVerified.
 func (d *deployment) verifySecrets() error {
 	if d.opts.VerifySecrets == nil {

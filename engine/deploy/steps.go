@@ -174,6 +174,9 @@ func (d *deployment) recordDigest(s *step, n *resource.State) string {
 	if s.matched != "" {
 		return s.matched
 	}
+	if len(s.digest) > 0 {
+		n.Inputs, n.Outputs = d.sealMap(n.Inputs), d.sealMap(n.Outputs)
+	}
 	sum, _ := d.stateDigest(s.digest, n)
 	return sum
 }

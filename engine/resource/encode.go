@@ -46,9 +46,9 @@ type EncodeOptions struct {
 	RefNames bool
 	// SkipNulls leaves null properties out of objects.
 	SkipNulls bool
-	// EncryptSecret, when set, writes a secret's element as the object it
-	// returns (the state's {sig, ciphertext} form) instead of {sig, value}.
-	EncryptSecret func(element Value) (map[string]any, error)
+	// EncryptSecret, when set, writes a secret as the object it returns
+	// (the state's {sig, ciphertext} form) instead of {sig, value}.
+	EncryptSecret func(secret Value) (map[string]any, error)
 	// NonFinite writes NaN and ±Inf as float objects, for JSON; otherwise
 	// they are written as numbers.
 	NonFinite bool
@@ -123,12 +123,12 @@ func Encode(v Value, o EncodeOptions) (any, error) {
 		return UnknownSentinel, nil
 	case *secret:
 		if !o.KeepSecrets {
-			return Encode(x.element, o)
+			return Encode(x.elem(), o)
 		}
 		if o.EncryptSecret != nil {
-			return o.EncryptSecret(x.element)
+			return o.EncryptSecret(v)
 		}
-		inner, err := Encode(x.element, o)
+		inner, err := Encode(x.elem(), o)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Kind is the kind of a Value.
@@ -46,8 +48,34 @@ type Map map[string]Value
 // unknown is the payload of an unknown value.
 type unknown struct{}
 
-// secret is the payload of a secret value.
-type secret struct{ element Value }
+// secret is the payload of a secret value. A secret read from a state (or
+// sealed for one) also keeps its ciphertext, and one read but not yet needed
+// is opened (decrypted) only when its element is first read.
+type secret struct {
+	element Value
+	sealed  *sealed
+}
+
+// sealed is a secret's ciphertext, the name of the key that sealed it, and
+// how to open it while it has not been.
+type sealed struct {
+	ciphertext, key string
+	once            sync.Once
+	open            func() Value
+	opened          atomic.Bool
+}
+
+// elem returns the secret's element, opening it if it has not been.
+func (s *secret) elem() Value {
+	if c := s.sealed; c != nil && !c.opened.Load() {
+		c.once.Do(func() {
+			s.element = c.open()
+			c.open = nil
+			c.opened.Store(true)
+		})
+	}
+	return s.element
+}
 
 // Null is the null value.
 var Null = Value{}
@@ -95,7 +123,44 @@ func MakeSecret(v Value) Value {
 	if v.IsSecret() {
 		return v
 	}
-	return Value{&secret{v}}
+	return Value{&secret{element: v}}
+}
+
+// SealedSecret returns a secret kept as its ciphertext, sealed under the key
+// named key, whose element open returns when it is first read, once however
+// many goroutines read it. open cannot fail: it reports its own errors and
+// returns what stands for the element then (an unknown). Until then the
+// secret's strings are not reported by SecretStrings, so whoever must learn
+// them (a masker) learns them in open.
+func SealedSecret(ciphertext, key string, open func() Value) Value {
+	return Value{&secret{sealed: &sealed{ciphertext: ciphertext, key: key, open: open}}}
+}
+
+// SecretWithCiphertext returns a secret of element whose ciphertext under
+// the key named key is known: read from a state, or sealed for one.
+func SecretWithCiphertext(element Value, ciphertext, key string) Value {
+	c := &sealed{ciphertext: ciphertext, key: key}
+	c.once.Do(func() {})
+	c.opened.Store(true)
+	return Value{&secret{element: element.unwrapSecret(), sealed: c}}
+}
+
+func (v Value) unwrapSecret() Value {
+	if x, ok := v.v.(*secret); ok {
+		return x.elem()
+	}
+	return v
+}
+
+// Ciphertext returns the ciphertext of a secret read from a state or sealed
+// for one, and the name of the key it is sealed under; ok is false for any
+// other value. Equal ciphertexts under one key hold equal elements.
+func (v Value) Ciphertext() (ciphertext, key string, ok bool) {
+	x, isSecret := v.v.(*secret)
+	if !isSecret || x.sealed == nil {
+		return "", "", false
+	}
+	return x.sealed.ciphertext, x.sealed.key, true
 }
 
 // NewOutput returns an output value.
@@ -195,7 +260,8 @@ func (v Value) ArchiveValue() *Archive { return v.v.(*Archive) }
 func (v Value) RefValue() ResourceRef { return v.v.(ResourceRef) }
 
 // SecretElement returns the value a secret wraps; it panics if v is not a secret.
-func (v Value) SecretElement() Value { return v.v.(*secret).element }
+// A sealed secret is opened by the first call.
+func (v Value) SecretElement() Value { return v.v.(*secret).elem() }
 
 // OutputValue returns v's output; it panics if v is not an output.
 func (v Value) OutputValue() Output { return *v.v.(*Output) }
@@ -232,7 +298,7 @@ func (v Value) ContainsUnknowns() bool {
 	case Map:
 		return x.ContainsUnknowns()
 	case *secret:
-		return x.element.ContainsUnknowns()
+		return x.elem().ContainsUnknowns()
 	case *Output:
 		return !x.Known || x.Element.ContainsUnknowns()
 	case ResourceRef:
@@ -281,7 +347,8 @@ func (m Map) ContainsSecrets() bool {
 }
 
 // SecretStrings calls f with every string inside a secret in v (the
-// strings a display must not show).
+// strings a display must not show), but not inside a sealed secret not
+// opened yet (see SealedSecret).
 func (v Value) SecretStrings(f func(string)) { v.secretStrings(false, f) }
 
 // SecretStrings calls f with every string inside a secret in m.
@@ -306,7 +373,9 @@ func (v Value) secretStrings(in bool, f func(string)) {
 			e.secretStrings(in, f)
 		}
 	case *secret:
-		x.element.secretStrings(true, f)
+		if x.sealed == nil || x.sealed.opened.Load() {
+			x.elem().secretStrings(true, f)
+		}
 	case *Output:
 		x.Element.secretStrings(in || x.Secret, f)
 	}
@@ -355,7 +424,7 @@ func (v Value) Equal(w Value) bool {
 		return w.IsUnknown()
 	case *secret:
 		y, ok := w.v.(*secret)
-		return ok && x.element.Equal(y.element)
+		return ok && x.elem().Equal(y.elem())
 	case *Output:
 		y, ok := w.v.(*Output)
 		if !ok || x.Known != y.Known || x.Secret != y.Secret || len(x.Dependencies) != len(y.Dependencies) {
@@ -414,7 +483,7 @@ func (m Map) Copy() Map {
 func (v Value) Unsecret() Value {
 	switch x := v.v.(type) {
 	case *secret:
-		return x.element.Unsecret()
+		return x.elem().Unsecret()
 	case []Value:
 		out := make([]Value, len(x))
 		for i, e := range x {
@@ -455,7 +524,7 @@ func (v Value) Resolve() Value {
 		}
 		return e
 	case *secret:
-		return MakeSecret(x.element.Resolve())
+		return MakeSecret(x.elem().Resolve())
 	case []Value:
 		out := make([]Value, len(x))
 		for i, e := range x {
@@ -616,7 +685,7 @@ func (v Value) ToGo() any {
 	case Map:
 		return x.ToGo()
 	case *secret:
-		return x.element.ToGo()
+		return x.elem().ToGo()
 	case *Output:
 		if !x.Known {
 			return UnknownSentinel

@@ -21,7 +21,10 @@ type Decoder struct {
 
 // NewDecoder returns a decoder that decrypts secrets with sm, or with the
 // decrypter sm gives for the secrets provider a deployment names. sm may be
-// nil for a stack without secrets.
+// nil for a stack without secrets. A *secrets.Lazy keeps each secret sealed
+// until it is first read; any other manager decrypts them all as the state
+// is read. Either way a secret keeps its ciphertext, which an encoder under
+// the same key writes again as it is.
 func NewDecoder(sm secrets.Manager) *Decoder { return &Decoder{secrets: sm} }
 
 // Deployment decodes a deployment into a snapshot. It checks the manifest
@@ -71,13 +74,14 @@ func (d *Decoder) values(sp *SecretsProvidersV1) *valueDecoder {
 	if d.secrets == nil {
 		return &valueDecoder{}
 	}
+	lazy, _ := d.secrets.(*secrets.Lazy)
 	if sp == nil {
-		return &valueDecoder{decrypt: d.secrets.Decrypt}
+		return &valueDecoder{decrypt: d.secrets.Decrypt, key: keyName(d.secrets.Type(), d.secrets.State()), lazy: lazy}
 	}
 	var once sync.Once
 	var dec secrets.Decrypter
 	var err error
-	return &valueDecoder{decrypt: func(ciphertext string) (string, error) {
+	return &valueDecoder{key: keyName(sp.Type, sp.State), lazy: lazy, decrypt: func(ciphertext string) (string, error) {
 		once.Do(func() { dec, err = d.secrets.DecrypterFor(sp.Type, sp.State) })
 		if err != nil {
 			return "", err

@@ -188,7 +188,7 @@ func (e *Encoder) Operation(op resource.Operation) (*OperationV2, error) {
 func (e *Encoder) values() *valueEncoder {
 	v := &valueEncoder{showSecrets: e.opts.ShowSecrets}
 	if e.opts.Secrets != nil {
-		v.encrypt = e.opts.Secrets.Encrypt
+		v.encrypt, v.key = e.opts.Secrets.Encrypt, keyName(e.opts.Secrets.Type(), e.opts.Secrets.State())
 	}
 	return v
 }
@@ -305,4 +305,26 @@ func urnStrings(urns []resource.URN) []string {
 		out[i] = string(u)
 	}
 	return out
+}
+
+// Seal returns a secret with the ciphertext the encoder writes it as,
+// encrypting its element unless it already has a ciphertext under the
+// encoder's key (deploy.Options.SealSecret).
+func (e *Encoder) Seal(secret resource.Value) (resource.Value, error) {
+	values := e.values()
+	if values.encrypt == nil {
+		return secret, errNoSecretsManager
+	}
+	if _, key, ok := secret.Ciphertext(); ok && key == values.key {
+		return secret, nil
+	}
+	text, err := values.secretText(secret.SecretElement())
+	if err != nil {
+		return secret, err
+	}
+	ciphertext, err := values.encrypt(text)
+	if err != nil {
+		return secret, fmt.Errorf("encrypting a secret: %w", err)
+	}
+	return resource.SecretWithCiphertext(secret.SecretElement(), ciphertext, values.key), nil
 }

@@ -1,12 +1,25 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/cairn-iac/cairn/engine/resource"
+	"github.com/cairn-iac/cairn/engine/secrets"
 )
+
+// keyName names the key of a secrets provider, by its type and state, as a
+// secret's ciphertext records it (resource.Value.Ciphertext).
+func keyName(typ string, state json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, state) != nil {
+		b.Reset()
+		b.Write(state)
+	}
+	return typ + "\x00" + b.String()
+}
 
 // errNoSecretsManager is returned when a secret must be encrypted or
 // decrypted and no secrets manager was given.
@@ -19,6 +32,7 @@ var errNoSecretsManager = errors.New("the stack holds secret values but no secre
 // secrets) around the JSON text of its element.
 type valueEncoder struct {
 	encrypt     func(string) (string, error) // nil: a secret is an error unless showing secrets
+	key         string                       // names encrypt's key (keyName)
 	showSecrets bool
 	byteStrings bool // some string needed the byte-string form
 }
@@ -41,9 +55,14 @@ func (e *valueEncoder) encodeValue(v resource.Value) (any, error) {
 	return resource.Encode(v, e.options(e.seal))
 }
 
-// seal encrypts a secret's element.
-func (e *valueEncoder) seal(element resource.Value) (map[string]any, error) {
-	text, err := e.secretText(element)
+// seal encrypts a secret's element, or writes the ciphertext it was read
+// from (or sealed as) when that is under the encoder's key: the same
+// ciphertext, so that what was digested as it still matches.
+func (e *valueEncoder) seal(secret resource.Value) (map[string]any, error) {
+	if ciphertext, key, ok := secret.Ciphertext(); ok && key == e.key && key != "" && !e.showSecrets {
+		return map[string]any{resource.SigKey: resource.SecretSig, "ciphertext": ciphertext}, nil
+	}
+	text, err := e.secretText(secret.SecretElement())
 	if err != nil {
 		return nil, err
 	}
@@ -63,8 +82,8 @@ func (e *valueEncoder) seal(element resource.Value) (map[string]any, error) {
 // mark writes a secret nested in another secret's element: it keeps its
 // mark, but as Pulumi does it is not encrypted again, its "ciphertext"
 // being its JSON text.
-func (e *valueEncoder) mark(element resource.Value) (map[string]any, error) {
-	text, err := e.secretText(element)
+func (e *valueEncoder) mark(secret resource.Value) (map[string]any, error) {
+	text, err := e.secretText(secret.SecretElement())
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +111,9 @@ func (e *valueEncoder) secretText(element resource.Value) (string, error) {
 // Pulumi).
 type valueDecoder struct {
 	decrypt func(string) (string, error) // nil: a ciphertext is an error
+	key     string                       // names decrypt's key (keyName)
+	// lazy, when set, keeps each secret sealed until it is first read.
+	lazy *secrets.Lazy
 	// nested is set inside a secret's element, whose own secrets were not
 	// encrypted again.
 	nested bool
@@ -125,12 +147,39 @@ func (d *valueDecoder) open(obj map[string]any) (resource.Value, error) {
 		plaintext = ciphertext
 	case hasCiphertext && d.decrypt == nil:
 		return resource.Null, errNoSecretsManager
+	case hasCiphertext && d.lazy != nil:
+		return resource.SealedSecret(ciphertext, d.key, func() resource.Value {
+			v, err := d.decryptElement(ciphertext)
+			if err != nil {
+				d.lazy.Failed(err)
+				return resource.Unknown()
+			}
+			if d.lazy.Learn != nil {
+				resource.MakeSecret(v).SecretStrings(d.lazy.Learn)
+			}
+			return v
+		}), nil
 	case hasCiphertext:
-		var err error
-		if plaintext, err = d.decrypt(ciphertext); err != nil {
+		v, err := d.decryptElement(ciphertext)
+		if err != nil {
 			return resource.Null, err
 		}
+		return resource.SecretWithCiphertext(v, ciphertext, d.key), nil
 	}
+	return decodeElement(plaintext)
+}
+
+// decryptElement decrypts a secret's ciphertext and decodes its element.
+func (d *valueDecoder) decryptElement(ciphertext string) (resource.Value, error) {
+	plaintext, err := d.decrypt(ciphertext)
+	if err != nil {
+		return resource.Null, err
+	}
+	return decodeElement(plaintext)
+}
+
+// decodeElement decodes the JSON text of a secret's element.
+func decodeElement(plaintext string) (resource.Value, error) {
 	inner := &valueDecoder{nested: true}
 	if v, err := decodeText(plaintext, inner); err == nil {
 		return v, nil
