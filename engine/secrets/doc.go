@@ -11,7 +11,9 @@
 // spends nothing on it; values are sealed with
 // AES-256-GCM under a fresh 12-byte nonce and written as
 // "v1:<base64 nonce>:<base64 ciphertext>". Decryptions are cached, so reading a
-// state with many secrets costs at most one AES operation per value.
+// state with many secrets costs at most one AES operation per value. A state
+// read through Lazy keeps its secrets sealed until each is first read, so a
+// command that reads none (a no-change preview) derives no key.
 //
 //	// A new stack: make a salt and keep it as encryptionsalt in Pulumi.dev.yaml.
 //	m, err := secrets.GeneratePassphraseManager(passphrase)

@@ -14,6 +14,12 @@
 // float and byte-string signatures. Readers refuse deployment versions and
 // features they do not know, with an error that names them.
 //
+// A secret read from a state keeps its ciphertext (resource.Value.Ciphertext),
+// and an encoder under the same key writes it again as that ciphertext, so an
+// unchanged secret is not encrypted again and a digest of its ciphertext
+// (the fast path's) still matches. A decoder given a *secrets.Lazy decrypts
+// each secret when it is first read instead of when the state is.
+//
 //	enc := state.NewEncoder(state.EncodeOptions{Secrets: sm})
 //	data, err := enc.Checkpoint("organization/proj/dev", snap) // the stored file
 //	c, err := enc.EncodeCheckpoint("organization/proj/dev", snap)
