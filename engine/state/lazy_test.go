@@ -27,7 +27,9 @@ type nonceManager struct {
 }
 
 func (m *nonceManager) State() json.RawMessage { return json.RawMessage(`{"k": 1}`) }
-func (m *nonceManager) DecrypterFor(string, json.RawMessage) (secrets.Decrypter, error) { return m, nil }
+func (m *nonceManager) DecrypterFor(string, json.RawMessage) (secrets.Decrypter, error) {
+	return m, nil
+}
 func (m *nonceManager) Encrypt(p string) (string, error) {
 	c, _ := m.b64Manager.Encrypt(p)
 	return fmt.Sprintf("%d:%s", m.n.Add(1), c), nil
