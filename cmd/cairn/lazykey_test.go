@@ -86,17 +86,41 @@ resources:
     properties:
       length: 9
 `)
-	p.run("stack", "init", "dev", "--non-interactive")
-	p.run("up", "--yes", "--non-interactive")
+	p.create()
 	if !strings.Contains(p.state(), `"ciphertext"`) {
 		t.Fatal("the state holds no secret; the test proves nothing")
 	}
-	out, derived := p.run("preview", "--non-interactive", "--expect-no-changes")
+	p.noChangePreview()
+}
+
+// create makes the stack and creates its resources.
+func (p *inProcess) create() {
+	p.run("stack", "init", "dev", "--non-interactive")
+	p.run("up", "--yes", "--non-interactive")
+}
+
+// noChangePreview previews the stack of three resources, which must all be
+// unchanged, and fails the test if the preview derived a key; it returns
+// the preview's output.
+func (p *inProcess) noChangePreview(args ...string) string {
+	p.t.Helper()
+	out, derived := p.run(append([]string{"preview", "--non-interactive", "--expect-no-changes"}, args...)...)
 	if !strings.Contains(out, "Resources: 3 unchanged.") {
-		t.Fatalf("want a no-change preview:\n%s", out)
+		p.t.Fatalf("want a no-change preview:\n%s", out)
 	}
 	if derived != 0 {
-		t.Fatalf("the no-change preview derived %d keys from the passphrase, want none", derived)
+		p.t.Fatalf("the no-change preview derived %d keys from the passphrase, want none", derived)
+	}
+	return out
+}
+
+// showsNone fails the test if text holds one of plains.
+func showsNone(t *testing.T, what, text string, plains []string) {
+	t.Helper()
+	for _, plain := range plains {
+		if strings.Contains(text, plain) {
+			t.Fatalf("%s holds the plaintext %q", what, plain)
+		}
 	}
 }
 
@@ -121,50 +145,28 @@ resources:
     properties:
       length: 14
 `)
-	p.run("stack", "init", "dev", "--non-interactive")
-	p.run("up", "--yes", "--non-interactive")
+	p.create()
 	st := p.state()
 	if strings.Count(st, `"ciphertext"`) < 3 {
 		t.Fatalf("want the results and the seed key encrypted in the state:\n%s", st)
 	}
 	results := secretResults(t, p)
-	for _, plain := range results {
-		if strings.Contains(st, plain) {
-			t.Fatalf("the state holds the plaintext %q", plain)
-		}
-	}
-	out, derived := p.run("preview", "--non-interactive", "--expect-no-changes", "--diff")
-	if !strings.Contains(out, "Resources: 3 unchanged.") {
-		t.Fatalf("want a no-change preview:\n%s", out)
-	}
-	if derived != 0 {
-		t.Fatalf("the no-change preview derived %d keys from the passphrase, want none", derived)
-	}
-	for _, plain := range results {
-		if strings.Contains(out, plain) {
-			t.Fatalf("the preview shows the plaintext %q:\n%s", plain, out)
-		}
-	}
+	showsNone(t, "the state", st, results)
+	showsNone(t, "the no-change preview", p.noChangePreview("--diff"), results)
 	// A no-change update keeps the ciphertexts (and so the digests) as they
 	// were, so the preview after it still derives nothing.
 	p.run("up", "--yes", "--non-interactive")
-	if _, derived := p.run("preview", "--non-interactive", "--expect-no-changes"); derived != 0 {
-		t.Fatalf("the preview after a no-change update derived %d keys, want none", derived)
-	}
+	p.noChangePreview()
 	// A change that needs the old secrets (a replacement of a) decrypts
 	// them, and shows none of them.
 	if err := os.WriteFile("Pulumi.yaml", []byte(strings.Replace(readFile(t, "Pulumi.yaml"), "length: 12", "length: 13", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, derived = p.run("preview", "--non-interactive", "--show-secrets=false")
+	out, derived := p.run("preview", "--non-interactive", "--diff")
 	if derived != 1 || !strings.Contains(out, "1 to replace") {
 		t.Fatalf("want a replacement previewed with one key derived, got %d:\n%s", derived, out)
 	}
-	for _, plain := range results {
-		if strings.Contains(out, plain) {
-			t.Fatalf("the preview shows the plaintext %q:\n%s", plain, out)
-		}
-	}
+	showsNone(t, "the preview of a replacement", out, results)
 	// A wrong passphrase fails at the first need, saying what to do: the
 	// seed key a check needs, or the state's secrets a refresh sends.
 	before := p.state()
