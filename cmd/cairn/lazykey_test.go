@@ -134,16 +134,8 @@ func TestNoChangePreviewOfSecretOutputsDerivesNoKey(t *testing.T) {
 	p := newInProcess(t, `name: lazy
 runtime: yaml
 resources:
-  a:
-    type: random:RandomString
-    options:
-      additionalSecretOutputs: [result]
-    properties:
-      length: 12
-  b:
-    type: random:RandomPassword
-    properties:
-      length: 14
+  a: {type: "random:RandomString", options: {additionalSecretOutputs: [result]}, properties: {length: 12}}
+  b: {type: "random:RandomPassword", properties: {length: 14}}
 `)
 	p.create()
 	st := p.state()

@@ -312,19 +312,15 @@ func urnStrings(urns []resource.URN) []string {
 // encoder's key (deploy.Options.SealSecret).
 func (e *Encoder) Seal(secret resource.Value) (resource.Value, error) {
 	values := e.values()
-	if values.encrypt == nil {
+	if values.encrypt == nil || values.showSecrets {
 		return secret, errNoSecretsManager
 	}
 	if _, key, ok := secret.Ciphertext(); ok && key == values.key {
 		return secret, nil
 	}
-	text, err := values.secretText(secret.SecretElement())
+	obj, err := values.seal(secret)
 	if err != nil {
 		return secret, err
 	}
-	ciphertext, err := values.encrypt(text)
-	if err != nil {
-		return secret, fmt.Errorf("encrypting a secret: %w", err)
-	}
-	return resource.SecretWithCiphertext(secret.SecretElement(), ciphertext, values.key), nil
+	return resource.SecretWithCiphertext(secret.SecretElement(), obj["ciphertext"].(string), values.key), nil
 }
