@@ -31,6 +31,7 @@ import (
 	"github.com/cairn-iac/cairn/lang/yaml"
 	"github.com/cairn-iac/cairn/plugins/host"
 	"github.com/cairn-iac/cairn/plugins/monitor"
+	"github.com/cairn-iac/cairn/plugins/tfplugin"
 )
 
 // opKind is an operation of the engine the CLI runs.
@@ -205,6 +206,10 @@ func operate(c *cli.Context, kind opKind) (err error) {
 
 // prepare loads the configuration and secrets and builds the engine options.
 func (r *operation) prepare() error {
+	if path := os.Getenv(tfplugin.MocksEnv); path != "" {
+		r.s.warn(fmt.Sprintf("%s is set (to %s): Terraform providers are answered by the mocks of that file, not called. "+
+			"cairn test sets it for the runs of Terraform test files; unset it to deploy for real.", tfplugin.MocksEnv, path))
+	}
 	cfg, err := r.s.stackConfig()
 	if err != nil {
 		return err

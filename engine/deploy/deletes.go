@@ -169,28 +169,8 @@ func (d *deployment) deleteSteps(ctx context.Context, victims []*resource.State)
 }
 
 // unkeyed is a resource's type and name without its instance keys, or
-// those of the modules it is in: web[0] and web["a"] are web, site[1].web
-// is site.web.
-func unkeyed(urn resource.URN) string {
-	var b strings.Builder
-	depth, quoted := 0, false
-	name := urn.Name()
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"' && depth > 0:
-			quoted = !quoted
-		case !quoted && c == '[':
-			depth++
-		case !quoted && c == ']':
-			depth--
-		case depth == 0:
-			b.WriteByte(c)
-		}
-	}
-	return string(urn.Type()) + "::" + b.String()
-}
+// those of the modules it is in (see resource.URN.UnkeyedName).
+func unkeyed(urn resource.URN) string { return urn.Type() + "::" + urn.UnkeyedName() }
 
 // antichains groups resources for deletion: a resource comes in a later group
 // than every resource of the set that depends on it.

@@ -281,3 +281,18 @@ func TestStateEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestURNUnkeyedName(t *testing.T) {
+	for name, want := range map[string]string{
+		"web":                 "web",
+		"web[0]":              "web",
+		`web["a.b]"]`:         "web",
+		`site[1].web["x\"]"]`: "site.web",
+		"site.inner.web":      "site.inner.web",
+	} {
+		urn := URN("urn:pulumi:s::p::x:index:T::" + name)
+		if got := urn.UnkeyedName(); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+	}
+}

@@ -84,6 +84,30 @@ func (u URN) Type() string {
 // Name returns the resource name of u.
 func (u URN) Name() string { return u.part(3) }
 
+// UnkeyedName is the URN's name without its instance keys, or those of
+// the modules it is in: web[0] and web["a"] are web, site[1].web is
+// site.web.
+func (u URN) UnkeyedName() string {
+	var b strings.Builder
+	depth, quoted := 0, false
+	name := u.Name()
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"' && depth > 0:
+			quoted = !quoted
+		case !quoted && c == '[':
+			depth++
+		case !quoted && c == ']':
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 // Rename returns u with another name.
 func (u URN) Rename(name string) URN {
 	p := u.parts()

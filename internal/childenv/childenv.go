@@ -7,7 +7,9 @@
 // who means a child to have one names it in CAIRN_CHILD_ENV_ALLOW
 // (comma-separated), or passes it explicitly, as a local-exec or command
 // `environment` entry does; what a caller appends to Environ's result is
-// never filtered.
+// never filtered. Nor do children get the variables that are meant for
+// this process only, such as the Terraform mocks file of `cairn test`,
+// whatever CAIRN_CHILD_ENV_ALLOW says.
 //
 //	cmd := exec.Command(path)
 //	cmd.Env = append(childenv.Environ(), "PULUMI_MONITOR="+addr)
@@ -30,6 +32,11 @@ var secretNames = []string{
 	"CAIRN_BACKEND_URL", "PULUMI_BACKEND_URL",
 }
 
+// ownNames are the variables meant for this process only: a child that
+// inherited CAIRN_TERRAFORM_MOCKS (a cairn command run by a local-exec
+// provisioner, say) would answer its Terraform providers with mocks.
+var ownNames = []string{"CAIRN_TERRAFORM_MOCKS"}
+
 // Secret reports whether the variable name holds one of Cairn's own
 // secrets, which children do not inherit unless AllowEnv names it.
 func Secret(name string) bool {
@@ -49,7 +56,8 @@ func Inherited(name string) bool {
 }
 
 // Filter returns env ("NAME=value" entries) without the secrets of Cairn
-// that the AllowEnv entry of env does not name.
+// that the AllowEnv entry of env does not name, and without the
+// variables meant for this process only.
 func Filter(env []string) []string {
 	var allowed []string
 	for _, kv := range env {
@@ -62,6 +70,6 @@ func Filter(env []string) []string {
 	}
 	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
-		return Secret(name) && !slices.Contains(allowed, name)
+		return slices.Contains(ownNames, name) || Secret(name) && !slices.Contains(allowed, name)
 	})
 }

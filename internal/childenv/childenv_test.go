@@ -12,6 +12,7 @@ func TestFilter(t *testing.T) {
 		"CAIRN_CONFIG_PASSPHRASE_FILE=/p", "PULUMI_CONFIG_PASSPHRASE_FILE=/p",
 		"CAIRN_BACKEND_URL=postgres://u:pw@db/cairn", "PULUMI_BACKEND_URL=file:///s",
 		"TF_TOKEN_example_com=tok", "TF_VAR_x=1", "AWS_SECRET_ACCESS_KEY=aws", "GITHUB_TOKEN=gh",
+		"CAIRN_TERRAFORM_MOCKS=/tmp/mocks.json",
 	}
 	kept := []string{"PATH=/bin", "HOME=/root", "TF_VAR_x=1", "AWS_SECRET_ACCESS_KEY=aws", "GITHUB_TOKEN=gh"}
 	tests := []struct {
@@ -23,6 +24,7 @@ func TestFilter(t *testing.T) {
 		{"allowed", AllowEnv + "=TF_TOKEN_example_com, CAIRN_BACKEND_URL",
 			append(slices.Clone(kept), "CAIRN_BACKEND_URL=postgres://u:pw@db/cairn", "TF_TOKEN_example_com=tok")},
 		{"empty allow-list", AllowEnv + "=", kept},
+		{"the mocks file is never passed", AllowEnv + "=CAIRN_TERRAFORM_MOCKS", kept},
 	}
 	for _, tt := range tests {
 		env := slices.Clone(base)

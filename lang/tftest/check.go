@@ -2,6 +2,8 @@ package tftest
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -147,40 +149,81 @@ func providerOf(f *File, tr hcl.Traversal) *Provider {
 	return nil
 }
 
-// checkMock checks a mock_provider block: of a provider the
-// configuration uses, and without what Cairn does not run yet.
+// checkMock checks a mock_provider block: of a provider (and
+// configuration, for an alias) the configuration uses, with overrides of
+// objects it declares.
 func checkMock(m *MockProvider, c *Config) hcl.Diagnostics {
 	if c != nil && !c.Providers[m.Name] {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Mock of an unused provider",
 			Detail:  fmt.Sprintf("The configuration under test uses no provider named %q: no resource, data source or provider block belongs to it. Name a provider of the configuration, or remove the block.", m.Name),
 			Subject: m.Range.Ptr()}}
 	}
-	var diags hcl.Diagnostics
-	if m.Alias != nil {
-		diags = append(diags, unsupported("an aliased mock_provider", "a mock stands for every configuration of its provider", m.Alias.Range()))
+	if c != nil && m.Alias != "" && !c.declaresProvider(m.Name+"."+m.Alias) {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Mock of an undeclared provider configuration",
+			Detail:  fmt.Sprintf("The configuration under test has no provider block %q with alias %q: an aliased mock_provider mocks that configuration only. Declare it, or remove the alias.", m.Name, m.Alias),
+			Subject: m.Range.Ptr()}}
 	}
-	for _, b := range m.Nested {
-		diags = append(diags, unsupported(b.Type+" in a mock_provider", "put it at the top of the file or in a run", b.DefRange))
+	var diags hcl.Diagnostics
+	for _, o := range m.Overrides {
+		diags = append(diags, checkOverride(o, c)...)
 	}
 	return diags
 }
 
-// checkOverride checks an override block: override_resource of a
-// resource of the root module the configuration declares; override_data
-// and override_module Cairn does not run yet.
+// checkOverride checks an override block's target: a resource
+// (override_resource), a data source of the root module (override_data)
+// or a module call of the root module (override_module) the
+// configuration declares. A resource of a module is checked when the
+// module's source is a folder of the configuration.
 func checkOverride(o *Override, c *Config) hcl.Diagnostics {
-	if o.Type != "override_resource" {
-		return hcl.Diagnostics{unsupported(o.Type, "the test needs the real data source or module", o.Range)}
-	}
-	if o.Target == nil {
+	if o.Target == nil || c == nil {
 		return nil
 	}
-	switch o.Target.RootName() {
-	case "module":
-		return hcl.Diagnostics{unsupported("an override of a module's resource", "only the root module's resources are overridden", o.Target.SourceRange())}
-	case "data", "var", "output", "local", "check", "run":
+	addr := targetAddress(o.Target)
+	parts := strings.Split(addr, ".")
+	invalid := func(want string) hcl.Diagnostics {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid override target",
-			Detail: "The target of an override_resource is a resource of the configuration under test: TYPE.NAME.", Subject: o.Target.SourceRange().Ptr()}}
+			Detail: fmt.Sprintf("The target of an %s is %s of the configuration under test.", o.Type, want), Subject: o.Target.SourceRange().Ptr()}}
+	}
+	switch o.Type {
+	case "override_module":
+		if len(parts) != 2 || parts[0] != "module" {
+			if len(parts) > 2 && parts[0] == "module" && parts[2] == "module" {
+				return hcl.Diagnostics{unsupported("an override of a module call within a module", "override the call of the root module that holds it", o.Target.SourceRange())}
+			}
+			return invalid("a module call: module.NAME")
+		}
+		return checkObject(o.Target, c, nil)
+	case "override_data":
+		if parts[0] == "module" {
+			return hcl.Diagnostics{unsupported("an override of a module's data source", "only the root module's data sources are overridden", o.Target.SourceRange())}
+		}
+		if len(parts) != 3 || parts[0] != "data" {
+			return invalid("a data source: data.TYPE.NAME")
+		}
+		return checkObject(o.Target, c, nil)
+	}
+	if parts[0] == "module" {
+		if len(parts) < 4 {
+			return invalid("a resource: TYPE.NAME or module.NAME.TYPE.NAME")
+		}
+		if d := checkObject(o.Target[:2], c, nil); d.HasErrors() {
+			return d
+		}
+		src := c.Objects["module."+parts[1]].Source
+		if len(parts) > 4 || !isLocal(src) {
+			return nil
+		}
+		mc, err := LoadConfig(filepath.Join(c.Dir, src))
+		if err != nil {
+			return nil
+		}
+		inner := append(hcl.Traversal{hcl.TraverseRoot{Name: parts[2], SrcRange: o.Target[2].SourceRange()}}, o.Target[3:]...)
+		return checkObject(inner, mc, nil)
+	}
+	switch o.Target.RootName() {
+	case "data", "var", "output", "local", "check", "run":
+		return invalid("a resource: TYPE.NAME or module.NAME.TYPE.NAME")
 	}
 	return checkObject(o.Target, c, nil)
 }

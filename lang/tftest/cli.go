@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -61,7 +62,7 @@ func (c *CLI) workspace() (*workspace, error) {
 	for _, kv := range c.Env {
 		switch strings.SplitN(kv, "=", 2)[0] {
 		case "CAIRN_HOME", "CAIRN_BACKEND_URL", "CAIRN_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE",
-			"CAIRN_CONFIG_PASSPHRASE_FILE", "PULUMI_CONFIG_PASSPHRASE_FILE", "CAIRN_STACK":
+			"CAIRN_CONFIG_PASSPHRASE_FILE", "PULUMI_CONFIG_PASSPHRASE_FILE", "CAIRN_STACK", tfplugin.MocksEnv:
 			continue
 		}
 		env = append(env, kv)
@@ -137,7 +138,11 @@ func (w *workspace) cairn(ctx context.Context, dir string, args ...string) ([]by
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.Bytes(), fmt.Errorf("cairn %s: %v\n%s", strings.Join(args[7:], " "), err, strings.TrimSpace(stderr.String()))
+		// The warning that mocks answer is about what cairn test does.
+		lines := slices.DeleteFunc(strings.Split(stderr.String(), "\n"), func(l string) bool {
+			return strings.HasPrefix(l, "warning: "+tfplugin.MocksEnv+" is set")
+		})
+		return stdout.Bytes(), fmt.Errorf("cairn %s: %v\n%s", strings.Join(args[7:], " "), err, strings.TrimSpace(strings.Join(lines, "\n")))
 	}
 	return stdout.Bytes(), nil
 }

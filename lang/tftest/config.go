@@ -24,8 +24,8 @@ type Config struct {
 	// Types are the provider types of the local names required_providers
 	// gives a source.
 	Types map[string]string
-	// Blocks are the keys (NAME, NAME.ALIAS) of its provider blocks.
-	Blocks map[string]bool
+	// Blocks are its provider blocks, by key (NAME, NAME.ALIAS).
+	Blocks map[string]*hclsyntax.Block
 	// Ext is the extension of its program files: .tf, or .hcl in an HCL
 	// project.
 	Ext string
@@ -33,7 +33,7 @@ type Config struct {
 
 // declaresProvider reports whether a provider block of the key (NAME or
 // NAME.ALIAS) is in the configuration.
-func (c *Config) declaresProvider(key string) bool { return c.Blocks[key] }
+func (c *Config) declaresProvider(key string) bool { return c.Blocks[key] != nil }
 
 // providerType is the type of the provider of a local name: the one its
 // source names, else the name.
@@ -49,6 +49,15 @@ type Object struct {
 	Address string
 	Range   hcl.Range      // the whole block
 	Value   hcl.Expression // an output's value, a local's expression
+	// Provider is the provider configuration (NAME, NAME.ALIAS) a
+	// resource or data source uses.
+	Provider string
+	// Source and Args are a module call's source, when a constant
+	// string, and the names of the arguments it passes; Providers, the
+	// provider configurations it passes, by the module's key.
+	Source    string
+	Args      []string
+	Providers map[string]string
 }
 
 // LoadConfig reads the .tf (and .tofu) files of dir, or the *.hcl files
@@ -56,7 +65,7 @@ type Object struct {
 // left to the run to report: a test of a broken configuration fails its
 // first run, as in tofu test.
 func LoadConfig(dir string) (*Config, error) {
-	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}, Types: map[string]string{}, Blocks: map[string]bool{}}
+	c := &Config{Dir: dir, Files: map[string]*hcl.File{}, Objects: map[string]*Object{}, Providers: map[string]bool{}, Types: map[string]string{}, Blocks: map[string]*hclsyntax.Block{}}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -95,8 +104,10 @@ func LoadConfig(dir string) (*Config, error) {
 
 func (c *Config) read(body *hclsyntax.Body) {
 	for _, b := range body.Blocks {
-		add := func(addr string, value hcl.Expression) {
-			c.Objects[addr] = &Object{Address: addr, Range: b.Range(), Value: value}
+		add := func(addr string, value hcl.Expression) *Object {
+			o := &Object{Address: addr, Range: b.Range(), Value: value}
+			c.Objects[addr] = o
+			return o
 		}
 		switch {
 		case b.Type == "variable" && len(b.Labels) == 1:
@@ -112,16 +123,28 @@ func (c *Config) read(body *hclsyntax.Body) {
 				c.Objects["local."+name] = &Object{Address: "local." + name, Range: a.SrcRange, Value: a.Expr}
 			}
 		case (b.Type == "resource" || b.Type == "ephemeral") && len(b.Labels) == 2:
-			add(b.Labels[0]+"."+b.Labels[1], nil)
-			c.provider(b)
+			add(b.Labels[0]+"."+b.Labels[1], nil).Provider = c.provider(b)
 		case b.Type == "data" && len(b.Labels) == 2:
-			add("data."+b.Labels[0]+"."+b.Labels[1], nil)
-			c.provider(b)
+			add("data."+b.Labels[0]+"."+b.Labels[1], nil).Provider = c.provider(b)
 		case b.Type == "check" && len(b.Labels) == 1:
 			add("check."+b.Labels[0], nil)
 			c.read(b.Body)
 		case b.Type == "module" && len(b.Labels) == 1:
-			add("module."+b.Labels[0], nil)
+			o := add("module."+b.Labels[0], nil)
+			for name, a := range b.Body.Attributes {
+				switch name {
+				case "source":
+					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+						o.Source = v.AsString()
+					}
+				case "providers":
+					o.Providers = providerMap(a.Expr)
+				case "version", "count", "for_each", "depends_on":
+				default:
+					o.Args = append(o.Args, name)
+				}
+			}
+			sort.Strings(o.Args)
 		case b.Type == "provider" && len(b.Labels) == 1:
 			c.Providers[b.Labels[0]] = true
 			key := b.Labels[0]
@@ -130,7 +153,7 @@ func (c *Config) read(body *hclsyntax.Body) {
 					key += "." + v.AsString()
 				}
 			}
-			c.Blocks[key] = true
+			c.Blocks[key] = b
 		case b.Type == "terraform":
 			for _, rp := range b.Body.Blocks {
 				if rp.Type == "required_providers" {
@@ -149,15 +172,73 @@ func (c *Config) read(body *hclsyntax.Body) {
 	}
 }
 
-// provider records the local name of the provider a resource block uses.
-func (c *Config) provider(b *hclsyntax.Block) {
+// provider records the local name of the provider a resource block
+// uses, and returns its configuration's key: NAME or NAME.ALIAS.
+func (c *Config) provider(b *hclsyntax.Block) string {
 	if a := b.Body.Attributes["provider"]; a != nil {
 		if tr, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
 			c.Providers[tr.RootName()] = true
-			return
+			return traversalKey(tr)
 		}
 	}
-	c.Providers[strings.SplitN(b.Labels[0], "_", 2)[0]] = true
+	name := strings.SplitN(b.Labels[0], "_", 2)[0]
+	c.Providers[name] = true
+	return name
+}
+
+// providerMap reads a module call's providers argument: { aws = aws.west },
+// by key (NAME, NAME.ALIAS).
+func providerMap(e hcl.Expression) map[string]string {
+	pairs, _ := hcl.ExprMap(e)
+	out := map[string]string{}
+	for _, p := range pairs {
+		k, d := hcl.AbsTraversalForExpr(p.Key)
+		v, d2 := hcl.AbsTraversalForExpr(p.Value)
+		if !d.HasErrors() && !d2.HasErrors() {
+			out[traversalKey(k)] = traversalKey(v)
+		}
+	}
+	return out
+}
+
+// traversalKey is the key of the provider configuration a reference
+// names: NAME or NAME.ALIAS.
+func traversalKey(tr hcl.Traversal) string {
+	if len(tr) > 1 {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			return tr.RootName() + "." + a.Name
+		}
+	}
+	return tr.RootName()
+}
+
+// configurationOf returns the key of the root module's provider
+// configuration that the resource or data source at addr (TYPE.NAME,
+// data.TYPE.NAME, module.M.TYPE.NAME) uses, "" when the configuration
+// does not tell: a module that is not a folder of it.
+func (c *Config) configurationOf(addr string) string {
+	if o := c.Objects[addr]; o != nil {
+		return o.Provider
+	}
+	parts := strings.SplitN(addr, ".", 3)
+	call := c.Objects["module."+parts[1]]
+	if len(parts) < 3 || parts[0] != "module" || call == nil || !isLocal(call.Source) {
+		return ""
+	}
+	mc, err := LoadConfig(filepath.Join(c.Dir, call.Source))
+	if err != nil || mc.Objects[parts[2]] == nil {
+		return ""
+	}
+	inner := mc.Objects[parts[2]].Provider
+	if outer := call.Providers[inner]; outer != "" {
+		return outer
+	}
+	return inner
+}
+
+// isLocal reports whether a module source is a folder: ./NAME, ../NAME.
+func isLocal(source string) bool {
+	return strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../")
 }
 
 // At names the object whose block holds the position file:line:col.

@@ -34,12 +34,42 @@ check "c" {
     error_message = "empty"
   }
 }
+provider "cairnfw" {
+  alias = "other"
+  dir   = "x"
+}
+data "cairnfw_file" "f" {
+  provider = cairnfw.other
+  name     = "f"
+}
+module "m" {
+  source = "./m"
+  size   = 1
+}
+module "r" {
+  source  = "example.com/x/r/cairnfw"
+  version = "1.0.0"
+}
+`
+
+// testModule is the module the test configuration calls.
+const testModule = `
+resource "terraform_data" "inner" {}
+output "out" {
+  value = 1
+}
 `
 
 func loadTestConfig(t *testing.T) *Config {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(testConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m", "main.tf"), []byte(testModule), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c, err := LoadConfig(dir)
@@ -65,10 +95,16 @@ func TestBadFiles(t *testing.T) {
 		{"undeclared output", "run \"a\" {\n  assert {\n    condition = output.p == 1\n    error_message = \"x\"\n  }\n}\n", "Reference to an undeclared object", "t.tftest.hcl:3,17"},
 		{"undeclared expected failure", "run \"a\" {\n  expect_failures = [check.nope]\n}\n", "Reference to an undeclared object", "t.tftest.hcl:2,22"},
 		{"mock of an unused provider", "mock_provider \"aws\" {}\nrun \"a\" {}\n", "Mock of an unused provider", "t.tftest.hcl:1,1"},
-		{"aliased mock", "mock_provider \"cairnfw\" {\n  alias = \"x\"\n}\nrun \"a\" {}\n", "Not supported by cairn test", "t.tftest.hcl:2,11"},
-		{"override in a mock", "mock_provider \"cairnfw\" {\n  override_resource {\n    target = terraform_data.d\n  }\n}\n", "Not supported by cairn test", "t.tftest.hcl:2,3"},
-		{"override_data", "override_data {\n  target = data.x.y\n}\n", "Not supported by cairn test", "t.tftest.hcl:1,1"},
-		{"override_module", "run \"a\" {\n  override_module {\n    target = module.m\n  }\n}\n", "Not supported by cairn test", "t.tftest.hcl:2,3"},
+		{"mock of an undeclared alias", "mock_provider \"cairnfw\" {\n  alias = \"x\"\n}\nrun \"a\" {}\n", "Mock of an undeclared provider configuration", "t.tftest.hcl:1,1"},
+		{"mock alias not a string", "mock_provider \"cairnfw\" {\n  alias = [1]\n}\n", "Invalid provider alias", "t.tftest.hcl:2,11"},
+		{"override in a mock of an undeclared resource", "mock_provider \"cairnfw\" {\n  override_resource {\n    target = terraform_data.e\n  }\n}\n", "Reference to an undeclared object", "t.tftest.hcl:3,14"},
+		{"override_data of an undeclared data source", "override_data {\n  target = data.cairnfw_file.g\n}\n", "Reference to an undeclared object", "t.tftest.hcl:2,12"},
+		{"override_data of a resource", "override_data {\n  target = terraform_data.d\n}\n", "Invalid override target", "t.tftest.hcl:2,12"},
+		{"override_data of a module's", "override_data {\n  target = module.m.data.cairnfw_file.f\n}\n", "Not supported by cairn test", "t.tftest.hcl:2,12"},
+		{"override_module of an undeclared call", "run \"a\" {\n  override_module {\n    target = module.n\n  }\n}\n", "Reference to an undeclared object", "t.tftest.hcl:3,14"},
+		{"override_module of a resource", "run \"a\" {\n  override_module {\n    target = terraform_data.d\n  }\n}\n", "Invalid override target", "t.tftest.hcl:3,14"},
+		{"override of a resource of an undeclared call", "override_resource {\n  target = module.n.terraform_data.inner\n}\n", "Reference to an undeclared object", "t.tftest.hcl:2,12"},
+		{"override of a module's undeclared resource", "override_resource {\n  target = module.m.terraform_data.nope\n}\n", "Reference to an undeclared object", "t.tftest.hcl:2,20"},
 		{"override of an undeclared resource", "override_resource {\n  target = terraform_data.e\n}\n", "Reference to an undeclared object", "t.tftest.hcl:2,12"},
 		{"override of an output", "run \"a\" {\n  override_resource {\n    target = output.o\n  }\n}\n", "Invalid override target", "t.tftest.hcl:3,14"},
 		{"override without target", "override_resource {\n  values = {}\n}\n", "Missing required argument", "t.tftest.hcl:1,19"},
@@ -116,6 +152,19 @@ run "b" {
     replace = [terraform_data.d]
     target  = [terraform_data.d]
   }
+  override_module {
+    target  = module.m
+    outputs = { out = 2 }
+  }
+}
+mock_provider "cairnfw" {
+  alias = "other"
+  override_data {
+    target = data.cairnfw_file.f
+  }
+}
+override_resource {
+  target = module.m.terraform_data.inner
 }
 `
 	f, diags := Parse("t.tftest.hcl", []byte(src))

@@ -60,25 +60,24 @@ func providerFiles(f *File, run *Run, c *Config) (plain, override string, diags 
 		if g.alias != "" {
 			fmt.Fprintf(out, "  alias = %q\n", g.alias)
 		}
-		out.WriteString(providerBody(f, g.from.Block))
+		out.WriteString(providerBody(f.Source, g.from.Block.Body.(*hclsyntax.Body)))
 		out.WriteString("}\n")
 	}
 	return p.String(), o.String(), diags
 }
 
-// providerBody is the source of a provider block's body, without its
-// alias, which the run's mapping decides.
-func providerBody(f *File, b *hcl.Block) string {
-	body := b.Body.(*hclsyntax.Body)
+// providerBody is the source (in src) of a provider block's body, without
+// its alias and for_each, which the run decides.
+func providerBody(src []byte, body *hclsyntax.Body) string {
 	var out strings.Builder
 	for _, a := range sortedAttributes(body) {
-		if a.Name == "alias" {
+		if a.Name == "alias" || a.Name == "for_each" {
 			continue
 		}
-		out.WriteString("  " + string(a.SrcRange.SliceBytes(f.Source)) + "\n")
+		out.WriteString("  " + string(a.SrcRange.SliceBytes(src)) + "\n")
 	}
 	for _, blk := range body.Blocks {
-		out.WriteString("  " + string(blk.Range().SliceBytes(f.Source)) + "\n")
+		out.WriteString("  " + string(blk.Range().SliceBytes(src)) + "\n")
 	}
 	return out.String()
 }

@@ -47,9 +47,11 @@
 //	Close                CloseEphemeralResource for those still open, then the process ends
 //
 // Under `cairn test`, the Mocks file MocksEnv names makes a mock answer
-// for a mocked provider (mock_provider of a Terraform test file), which
-// is then started only to read a schema not kept yet, and for the
-// resources a test overrides (override_resource): see mock.go.
+// for a mocked provider (mock_provider of a Terraform test file), or one
+// configuration of it (an aliased mock_provider), which is then neither
+// configured nor started but to read a schema not kept yet, and for the
+// resources a test overrides (override_resource, of any module): see
+// mock.go. An operation run with MocksEnv set warns that it is.
 //
 // Write-only attributes (marked so in the package schema) are left out
 // of the inputs Check returns, which the state keeps, and sent in each

@@ -20,19 +20,24 @@ import (
 
 // MocksEnv names the environment variable that holds the path of a
 // Mocks file: `cairn test` sets it for the runs of a Terraform test file
-// with mock_provider or override_resource blocks.
+// with mock_provider or override blocks. Children never inherit it (see
+// internal/childenv).
 const MocksEnv = "CAIRN_TERRAFORM_MOCKS"
 
 // Mocks are the mocked providers and overridden resources of a Terraform
 // test's run, as OpenTofu's mock_provider and override_resource have
-// them. A mocked provider is never started but to read its schema when
-// none is kept, nor configured: a mock answers its calls. Values are
+// them. A mocked provider is never configured nor started but to read
+// its schema when none is kept: a mock answers its calls. Values are
 // JSON, by attribute name.
 type Mocks struct {
-	// Providers are the mocked providers, by type.
+	// Providers are the mocked providers, every configuration of each, by
+	// type.
 	Providers map[string]*MockProvider `json:"providers,omitempty"`
-	// Resources are the values of overridden resources of the root
-	// module, by address (TYPE.NAME): a mock answers for them.
+	// Configurations are mocked configurations of the root module, by
+	// TYPE.ALIAS: an aliased mock_provider's.
+	Configurations map[string]*MockProvider `json:"configurations,omitempty"`
+	// Resources are the values of overridden resources, by address
+	// (TYPE.NAME, module.M.TYPE.NAME): a mock answers for them.
 	Resources map[string]map[string]json.RawMessage `json:"resources,omitempty"`
 }
 
@@ -67,18 +72,36 @@ func loadMocks() (Mocks, error) {
 	return mocks, mocksErr
 }
 
-// override returns the values of the resource of urn when it is of the
-// root module and overridden: the whole resource or, for one of its
-// instances (NAME[KEY]), all of them.
+// override returns the values of the resource of urn, of Terraform type
+// typ, when it is overridden: the whole resource or, for one of its
+// instances (NAME[KEY], or of a module's instance), all of them. A
+// module's resource is named by the module calls that hold it, from the
+// root: site.NAME, site[0].inner.NAME.
 func (m Mocks) override(typ string, urn resource.URN) map[string]json.RawMessage {
-	if len(m.Resources) == 0 || !urn.IsValid() || strings.Contains(urn.QualifiedType(), "hcl:module:") {
+	if len(m.Resources) == 0 || !urn.IsValid() {
 		return nil
 	}
-	name := urn.Name()
-	if i := strings.IndexByte(name, '['); i > 0 {
-		name = name[:i]
+	parts := strings.Split(urn.UnkeyedName(), ".")
+	addr := ""
+	for _, call := range parts[:len(parts)-1] {
+		addr += "module." + call + "."
 	}
-	return m.Resources[typ+"."+name]
+	if addr == "" && strings.Contains(urn.QualifiedType(), "hcl:module:") {
+		return nil
+	}
+	return m.Resources[addr+typ+"."+parts[len(parts)-1]]
+}
+
+// provider returns the mock of the provider configuration of urn, of
+// the provider type typ: that of the root module's configuration of its
+// alias, else the type's; nil when it is not mocked.
+func (m Mocks) provider(typ string, urn resource.URN) *MockProvider {
+	if urn.IsValid() && !strings.Contains(urn.QualifiedType(), "$") {
+		if mp := m.Configurations[typ+"."+urn.Name()]; mp != nil {
+			return mp
+		}
+	}
+	return m.Providers[typ]
 }
 
 // mockProcess is a process no binary runs: mockClient answers its calls.

@@ -115,18 +115,50 @@ func TestMockData(t *testing.T) {
 }
 
 // TestMocksOverride checks which resources an override_resource names:
-// those of the root module of its type and name, every instance.
+// those of its type and name, in the module it names, every instance.
 func TestMocksOverride(t *testing.T) {
-	m := Mocks{Resources: map[string]map[string]json.RawMessage{"x_thing.a": {}}}
+	m := Mocks{Resources: map[string]map[string]json.RawMessage{"x_thing.a": {}, "module.m.x_thing.a": {}, "module.m.module.n.x_thing.b": {}}}
 	for urn, want := range map[resource.URN]bool{
-		"urn:pulumi:s::p::x:index/thing:Thing::a":              true,
-		"urn:pulumi:s::p::x:index/thing:Thing::a[0]":           true,
-		"urn:pulumi:s::p::x:index/thing:Thing::b":              false,
-		"urn:pulumi:s::p::x:index/thing:Thing::ab":             false,
-		"urn:pulumi:s::p::hcl:module:m$x:index/thing:Thing::a": false,
+		"urn:pulumi:s::p::x:index/thing:Thing::a":                                  true,
+		"urn:pulumi:s::p::x:index/thing:Thing::a[0]":                               true,
+		`urn:pulumi:s::p::x:index/thing:Thing::a["k.m.a"]`:                         true,
+		"urn:pulumi:s::p::x:index/thing:Thing::b":                                  false,
+		"urn:pulumi:s::p::x:index/thing:Thing::ab":                                 false,
+		"urn:pulumi:s::p::hcl:module:m$x:index/thing:Thing::a":                     false,
+		"urn:pulumi:s::p::hcl:module:m$x:index/thing:Thing::m.a":                   true,
+		`urn:pulumi:s::p::hcl:module:m$x:index/thing:Thing::m["a.b"].a`:            true,
+		"urn:pulumi:s::p::hcl:module:m$x:index/thing:Thing::o.a":                   false,
+		"urn:pulumi:s::p::hcl:module:m$hcl:module:n$x:index/thing:Thing::m[1].n.b": true,
+		"urn:pulumi:s::p::hcl:module:m$hcl:module:n$x:index/thing:Thing::m.n.a":    false,
 	} {
 		if got := m.override("x_thing", urn) != nil; got != want {
 			t.Errorf("%s overridden: %v, want %v", urn, got, want)
+		}
+	}
+}
+
+// TestMocksProvider checks which provider configurations a mock answers
+// for: every one of a mocked type, and the root module's of an aliased
+// mock's alias only, which beats its type's.
+func TestMocksProvider(t *testing.T) {
+	all, west, east := &MockProvider{}, &MockProvider{}, &MockProvider{}
+	m := Mocks{Providers: map[string]*MockProvider{"x": all}, Configurations: map[string]*MockProvider{"y.west": west, "x.east": east}}
+	for _, tc := range []struct {
+		typ  string
+		urn  resource.URN
+		want *MockProvider
+	}{
+		{"x", "urn:pulumi:s::p::pulumi:providers:x::x", all},
+		{"x", "urn:pulumi:s::p::pulumi:providers:x::west", all},
+		{"x", "urn:pulumi:s::p::pulumi:providers:x::east", east},
+		{"y", "urn:pulumi:s::p::pulumi:providers:y::west", west},
+		{"y", "urn:pulumi:s::p::pulumi:providers:y::y", nil},
+		{"y", "urn:pulumi:s::p::pulumi:providers:y::default_1_0_0", nil},
+		{"y", "urn:pulumi:s::p::hcl:module:m$pulumi:providers:y::west", nil},
+		{"z", "urn:pulumi:s::p::pulumi:providers:z::west", nil},
+	} {
+		if got := m.provider(tc.typ, tc.urn); got != tc.want {
+			t.Errorf("%s: got %p, want %p", tc.urn, got, tc.want)
 		}
 	}
 }

@@ -113,12 +113,15 @@ type Provider struct {
 	// log is the log of the provider it serves, set by Parameterize.
 	log *slog.Logger
 
-	mu     sync.Mutex
-	param  *parameter
-	pkg    string // the package it serves: the provider's type name
-	exe    string
-	hash   string // the package's h1: hash
-	proc   *process
+	mu    sync.Mutex
+	param *parameter
+	pkg   string // the package it serves: the provider's type name
+	exe   string
+	hash  string // the package's h1: hash
+	proc  *process
+	// mocked answers instead of proc when a test mocks the
+	// configuration Configure was given (see Mocks.provider).
+	mocked *process
 	schema *providerSchema
 	// config is the configuration Configure was given, until the
 	// provider is configured with it.
@@ -392,6 +395,12 @@ func (p *Provider) ready(ctx context.Context) (*process, *providerSchema, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.mu.Lock()
+	mocked, s := p.mocked, p.schema
+	p.mu.Unlock()
+	if mocked != nil {
+		return mocked, s, nil
+	}
 	err = p.share(ctx, &p.configuring, func() bool { return p.config == nil }, func(ctx context.Context) error { return p.configure(ctx, proc) })
 	if err != nil {
 		return nil, nil, err
@@ -453,7 +462,12 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	if err != nil {
 		return provider.CheckResponse{Failures: failure(err)}, nil
 	}
-	if req.Olds != nil && req.Olds.Equal(req.News) {
+	mocks, err := loadMocks()
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	// A mock's configuration is valid, whatever it holds.
+	if (req.Olds != nil && req.Olds.Equal(req.News)) || mocks.provider(p.pkg, req.URN) != nil {
 		return provider.CheckResponse{Inputs: req.News}, nil
 	}
 	dv, err := encode(cfg, s.provider.ty)
@@ -496,8 +510,15 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest)
 	if err != nil {
 		return provider.ConfigureResponse{}, err
 	}
+	mocks, err := loadMocks()
+	if err != nil {
+		return provider.ConfigureResponse{}, err
+	}
 	p.mu.Lock()
 	p.config, p.configured = dv, dv.GetMsgpack()
+	if mock := mocks.provider(p.pkg, req.URN); mock != nil {
+		p.mocked = mockProcess(s, mock.Resources, mock.Data)
+	}
 	p.mu.Unlock()
 	return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
 }

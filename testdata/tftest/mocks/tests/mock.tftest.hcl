@@ -66,3 +66,15 @@ run "per_run" {
     error_message = "size is ${cairnfw_file.other.size}"
   }
 }
+
+run "data_override" {
+  command = plan
+  override_data {
+    target = data.cairnfw_file.read
+    values = { content = "overridden" }
+  }
+  assert {
+    condition     = data.cairnfw_file.read.content == "overridden"
+    error_message = "content is ${data.cairnfw_file.read.content}"
+  }
+}

@@ -6,6 +6,14 @@ override_resource {
   values = { size = 3 }
 }
 
+override_resource {
+  target = module.site.cairnfw_file.page
+}
+
+override_data {
+  target = data.cairnfw_file.fake
+}
+
 run "overridden" {
   assert {
     condition     = output.fake_size == 3 && length(cairnfw_file.fake.id) > 0
