@@ -16,7 +16,9 @@
 // than cairn; cairn's cells of them show the floor of the phase, the bare
 // provider calls it needs (plugins/tfplugin's BenchmarkNull*Calls, run
 // after each run), and the ratio to it. -null-chain-n adds stacks of
-// null_resource chained through their triggers.
+// null_resource chained through their triggers. The stacks on S3 of
+// -pulumi-diy-n are also taken through by Pulumi's CLI on its DIY backend,
+// on the same server, when pulumi is on PATH (or -pulumi).
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
