@@ -3,6 +3,7 @@ package backend
 import (
 	"errors"
 	"sync"
+	"time"
 )
 
 // ErrWriterClosed is returned by Append after Close.
@@ -14,8 +15,9 @@ var ErrWriterClosed = errors.New("the operation's journal is closed: the operati
 // database transaction), and wakes the appenders of that batch. An append
 // returns once its line is durable; after a failed write every append fails.
 type GroupWriter struct {
-	write func(batch []byte) error
-	close func() error
+	write  func(batch []byte) error
+	close  func() error
+	linger time.Duration
 
 	mu      sync.Mutex
 	durable *sync.Cond // broadcast when a batch is durable or the writer failed
@@ -34,7 +36,16 @@ type GroupWriter struct {
 // write, which returns an error that says what it was writing; Close calls
 // close, if it is not nil, once the last batch is written.
 func NewGroupWriter(write func(batch []byte) error, close func() error) *GroupWriter {
-	w := &GroupWriter{write: write, close: close, next: 1, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	return NewLingeringWriter(0, write, close)
+}
+
+// NewLingeringWriter is NewGroupWriter for a store whose writes take
+// milliseconds (object storage): woken by a line, the writer waits linger
+// before it takes the batch, so that the appenders the previous batch woke
+// add theirs to it. Fewer, larger batches: each append waits for fewer
+// writes queued before its own.
+func NewLingeringWriter(linger time.Duration, write func(batch []byte) error, close func() error) *GroupWriter {
+	w := &GroupWriter{write: write, close: close, linger: linger, next: 1, wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	w.durable = sync.NewCond(&w.mu)
 	go w.run()
 	return w
@@ -81,6 +92,11 @@ func (w *GroupWriter) run() {
 				return
 			}
 			continue
+		}
+		if w.linger > 0 && !w.closed {
+			w.mu.Unlock()
+			time.Sleep(w.linger)
+			w.mu.Lock()
 		}
 		batch, n := w.queued, w.next
 		w.queued, w.spare = w.spare[:0], nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestGroupWriterWritesEveryLineOnce(t *testing.T) {
@@ -66,5 +67,30 @@ func TestGroupWriterFailureIsSticky(t *testing.T) {
 	}
 	if writes != 1 {
 		t.Errorf("%d writes after a failure, want none after the first", writes)
+	}
+}
+
+func TestLingeringWriterGathersABatch(t *testing.T) {
+	var batches []string
+	w := NewLingeringWriter(time.Second, func(batch []byte) error {
+		batches = append(batches, string(batch))
+		return nil
+	}, nil)
+	var wg sync.WaitGroup
+	for _, line := range []string{"a\n", "b\n", "c\n"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.Append([]byte(line)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(batches) != 1 {
+		t.Errorf("three lines appended at once were written in %d batches %q, want one", len(batches), batches)
 	}
 }

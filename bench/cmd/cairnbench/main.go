@@ -16,7 +16,9 @@
 // than cairn; cairn's cells of them show the floor of the phase, the bare
 // provider calls it needs (plugins/tfplugin's BenchmarkNull*Calls, run
 // after each run), and the ratio to it. -null-chain-n adds stacks of
-// null_resource chained through their triggers.
+// null_resource chained through their triggers. The stacks on S3 of
+// -pulumi-diy-n are also taken through by Pulumi's CLI on its DIY backend,
+// on the same server, when pulumi is on PATH (or -pulumi).
 //
 //	go build -o bin/cairn ./cmd/cairn
 //	go build -o bin/pulumi-resource-latency ./bench/latency
@@ -76,6 +78,10 @@ type bench struct {
 	pg *pgtest.Server
 	// s3 is the S3 server (VersityGW) of the S3 rows.
 	s3 *objtest.Server
+	// pulumiBin is Pulumi's CLI, and pulumiDIY how the Pulumi DIY rows
+	// run it; nil for none.
+	pulumiBin string
+	pulumiDIY *pulumiDIY
 	// nullProvider is hashicorp/null's binary, filed as version
 	// nullVersion in a filesystem mirror that the CLI configuration
 	// tfConfig names; "" for none.
@@ -102,6 +108,8 @@ func main() {
 	parallel := flag.String("parallel", pick(quick, "64", "16,64"), "--parallel values of the latency stack")
 	pgSizes := flag.String("postgres-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks on PostgreSQL (\"\" for none)")
 	s3Sizes := flag.String("s3-n", "1000", "sizes of the independent YAML stacks on S3, served by VersityGW on the loopback (\"\" for none)")
+	flag.StringVar(&b.pulumiBin, "pulumi", lookPath("pulumi"), "Pulumi's CLI, with pulumi-language-yaml beside it (default: pulumi on PATH)")
+	diySizes := flag.String("pulumi-diy-n", "100", "sizes of the independent YAML stacks on S3 also taken through by Pulumi's CLI on its DIY backend (\"\" for none)")
 	previews := flag.String("preview-n", pick(quick, "", "100000"), "sizes of the new YAML stacks whose first preview is measured")
 	flag.StringVar(&b.pulumiRandom, "pulumi-random", lookPath("pulumi-resource-random"), "Pulumi's random provider plugin (default: pulumi-resource-random on PATH)")
 	pulumiSizes := flag.String("pulumi-random-n", pick(quick, "1000", "1000,10000"), "sizes of the independent YAML stacks of Pulumi's random provider plugin")
@@ -147,6 +155,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "SKIPPED: versitygw is not on PATH (.ci/objstore installs it), so the rows on S3 are left out")
 	case *s3Sizes != "":
 		err = errors.Join(err, ints(&p.s3, "-s3-n", *s3Sizes))
+	}
+	switch {
+	case *diySizes != "" && (b.pulumiBin == "" || lookPath("versitygw") == ""):
+		fmt.Fprintln(os.Stderr, "SKIPPED: pulumi (or -pulumi) or versitygw is not on PATH, so the rows of Pulumi's DIY backend on S3 are left out")
+	case *diySizes != "":
+		err = errors.Join(err, ints(&p.pulumiDIY, "-pulumi-diy-n", *diySizes))
 	}
 	if *nullSizes+*nullChainSizes != "" && b.nullProvider == "" {
 		fmt.Fprintln(os.Stderr, "SKIPPED: terraform-provider-null is not on PATH (or -null-provider), so the rows of hashicorp/null (Cairn, OpenTofu, Terraform) are left out")
@@ -194,7 +208,12 @@ func (b *bench) main(p plan) error {
 		}
 		defer b.pg.Stop()
 	}
-	if len(p.s3) > 0 {
+	if len(p.pulumiDIY) > 0 {
+		if b.pulumiDIY, err = newPulumiDIY(b.pulumiBin, b.cairn, b.work); err != nil {
+			return fmt.Errorf("the rows of Pulumi's DIY backend (-pulumi-diy-n \"\" leaves them out): %w", err)
+		}
+	}
+	if len(p.s3)+len(p.pulumiDIY) > 0 {
 		if b.s3, err = objtest.StartS3(); err != nil {
 			return fmt.Errorf("the S3 rows (-s3-n \"\" leaves them out; .ci/objstore installs versitygw): %w", err)
 		}

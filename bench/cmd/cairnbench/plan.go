@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"time"
 )
 
@@ -18,6 +19,9 @@ type plan struct {
 	// s3 are the sizes of the independent YAML stacks also measured on
 	// the bucket backend, on S3.
 	s3 []int
+	// pulumiDIY are the sizes of the S3 stacks also taken through by
+	// Pulumi's CLI on its DIY backend (b.pulumiDIY).
+	pulumiDIY []int
 	// pulumiRandom are the sizes of the independent YAML stacks of Pulumi's
 	// random provider plugin (b.pulumiRandom).
 	pulumiRandom []int
@@ -89,6 +93,12 @@ func (b *bench) rows(p plan) []row {
 	}
 	for _, n := range p.s3 {
 		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, s3: true})
+	}
+	for _, n := range p.pulumiDIY {
+		if !slices.Contains(p.s3, n) {
+			rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: variantInProcess, s3: true})
+		}
+		rows = append(rows, row{stack: stack{shape: wide, n: n, lang: "yaml"}, variant: b.pulumiDIY.label, s3: true, pulumi: true})
 	}
 	for _, par := range p.parallel {
 		rows = append(rows, row{stack: stack{shape: slow, n: p.latencyN, lang: "yaml", plugin: b.latency},

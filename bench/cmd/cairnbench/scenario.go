@@ -31,6 +31,7 @@ type row struct {
 	postgres bool  // on the PostgreSQL backend
 	s3       bool  // on the bucket backend, on S3 (VersityGW on the loopback)
 	tool     *tool // run by OpenTofu or Terraform instead of cairn
+	pulumi   bool  // run by Pulumi's CLI (b.pulumiDIY) instead of cairn
 }
 
 // result is the median of each phase over the runs, and what persistence
@@ -141,6 +142,9 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 	if r.tool != nil {
 		d = b.toolDriver(*r.tool)
 	}
+	if r.pulumi {
+		d = b.pulumiDriver(*b.pulumiDIY, filepath.Join(dir, "home"))
+	}
 	run := runner{bin: d.bin, dir: filepath.Join(dir, "project"), home: filepath.Join(dir, "home"), env: d.env}
 	var db *database
 	if r.postgres {
@@ -157,7 +161,7 @@ func (b *bench) life(r row, dir string) ([numPhases]sample, int64, error) {
 		if err != nil {
 			return out, 0, err
 		}
-		run.env = append(append(run.env, st.Env...), "CAIRN_BACKEND_URL="+st.URL)
+		run.env = append(append(run.env, st.Env...), "CAIRN_BACKEND_URL="+st.URL, "PULUMI_BACKEND_URL="+st.URL)
 		stateSize = func() (int64, error) { return objectSize(st, ".pulumi/stacks/"+project+"/dev.json") }
 	}
 	st := r.stack

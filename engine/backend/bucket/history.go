@@ -219,7 +219,7 @@ func (b *Backend) Restore(ctx context.Context, ref backend.StackRef, version int
 			j.Header.Kind, ref, j.Header.Started.Format(time.RFC3339))
 	}
 	_, key, _ := b.readState(ctx, ref)
-	if _, err := b.writeState(ctx, ref, key, data, backend.ImportRecord("restored the backup "+backup.String())); err != nil {
+	if _, err := b.writeState(ctx, ref, key, data, backend.ImportRecord("restored the backup "+backup.String()), nil); err != nil {
 		return 0, err
 	}
 	return backup.version, nil

@@ -13,8 +13,9 @@ import (
 // operation is an operation running on a stack under its lock.
 type operation struct {
 	*backend.Running
-	lock *stackLock
-	key  string // the key the state was read from
+	lock    *stackLock
+	key     string // the key the state was read from
+	journal *segments
 }
 
 // Begin implements backend.Lock: it recovers the journal of an operation
@@ -38,12 +39,12 @@ func (l *stackLock) Begin(ctx context.Context, info backend.OperationInfo) (back
 		key = diy.Stack(l.ref) // recover wrote the state as .json
 	}
 	started := time.Now()
-	w, err := l.b.createJournal(ctx, l.ref, backend.NewJournalHeader(info, started, hash))
+	w, j, err := l.b.createJournal(ctx, l.ref, backend.NewJournalHeader(info, started, hash))
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s of stack %s: %w", info.Kind, l.ref, err)
 	}
 	journal := backend.NewJournalWriter(l.b.opts.Encoder(info.Secrets, false), base.Resources, w)
-	return &operation{Running: backend.NewRunning(l.ref, info, started, base, journal), lock: l, key: key}, nil
+	return &operation{Running: backend.NewRunning(l.ref, info, started, base, journal), lock: l, key: key, journal: j}, nil
 }
 
 // Finish implements backend.Operation.
@@ -63,7 +64,7 @@ func (o *operation) Finish(ctx context.Context, snap *snapshot.Snapshot, sum bac
 		return err
 	}
 	s := &stored{b: b, ref: ref, key: o.key}
-	if _, err := b.commit(ctx, s, snap, o.Info().Secrets, o.Record(sum)); err != nil {
+	if _, err := b.commit(ctx, s, snap, o.Info().Secrets, o.Record(sum), o.journal.keys()); err != nil {
 		return err
 	}
 	return backend.FinishErrors(ref, snap, journalErr, "the previous state is in "+b.url+" "+diy.Backups(ref))

@@ -64,7 +64,7 @@ func (b *Backend) RenameStack(ctx context.Context, ref backend.StackRef, name st
 	if err := b.writeTags(ctx, to, tags); err != nil {
 		return fmt.Errorf("renaming stack %s: %w", ref, err)
 	}
-	if _, err := b.writeState(ctx, to, "", data, backend.RenameRecord(ref, to)); err != nil {
+	if _, err := b.writeState(ctx, to, "", data, backend.RenameRecord(ref, to), nil); err != nil {
 		return err
 	}
 	for _, remove := range []func() error{

@@ -151,7 +151,7 @@ func (b *Backend) RemoveStack(ctx context.Context, ref backend.StackRef, opts ba
 	}
 	for _, remove := range []func() error{
 		func() error { return b.removeAll(ctx, []string{diy.Stack(ref), diy.Stack(ref) + diy.GzipSuffix}) },
-		func() error { return b.removeJournal(ctx, ref) },
+		func() error { return b.removeJournal(ctx, ref, nil) },
 		func() error { return b.removeAll(ctx, history) },
 		func() error { return b.remove(ctx, diy.Tags(ref)) },
 	} {
@@ -240,7 +240,7 @@ func (b *Backend) Import(ctx context.Context, ref backend.StackRef, u *state.Unt
 		s, err = &stored{b: b, ref: ref, key: diy.Stack(ref)}, nil
 	}
 	if err == nil {
-		_, err = b.commit(ctx, s, snap, opts.Secrets, backend.ImportRecord(""))
+		_, err = b.commit(ctx, s, snap, opts.Secrets, backend.ImportRecord(""), nil)
 	}
 	return errors.Join(err, lock.Release())
 }

@@ -152,19 +152,19 @@ func (b *Backend) recover(ctx context.Context, s *stored, sm secrets.Manager) (*
 		return nil, "", err
 	}
 	if s.doneJournal {
-		return current, s.hash(), b.removeJournal(ctx, s.ref)
+		return current, s.hash(), b.removeJournal(ctx, s.ref, nil)
 	}
 	if s.journal == nil {
 		return current, s.hash(), nil
 	}
 	warning, rec := backend.Recovered(s.ref, s.journal.Header, current)
 	b.opts.Warnf("%s", warning)
-	hash, err := b.commit(ctx, s, current, sm, rec)
+	hash, err := b.commit(ctx, s, current, sm, rec, nil)
 	return current, hash, err
 }
 
-// commit makes snap the stack's state, as write does.
-func (b *Backend) commit(ctx context.Context, s *stored, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord) (string, error) {
+// commit makes snap the stack's state, as writeState does.
+func (b *Backend) commit(ctx context.Context, s *stored, snap *snapshot.Snapshot, sm secrets.Manager, rec backend.HistoryRecord, journal []string) (string, error) {
 	var buf bytes.Buffer
 	data, err := b.opts.Encoder(sm, false).EncodeCheckpoint(s.ref.Qualified(), snap)
 	if err == nil {
@@ -173,7 +173,7 @@ func (b *Backend) commit(ctx context.Context, s *stored, snap *snapshot.Snapshot
 	if err != nil {
 		return "", fmt.Errorf("writing the state of stack %s: %w", s.ref, err)
 	}
-	return b.writeState(ctx, s.ref, s.key, buf.Bytes(), rec)
+	return b.writeState(ctx, s.ref, s.key, buf.Bytes(), rec, journal)
 }
 
 // writeState makes data the stack's state and returns its hash: the
@@ -182,11 +182,22 @@ func (b *Backend) commit(ctx context.Context, s *stored, snap *snapshot.Snapshot
 // atomic), is kept as a backup too, the journal is removed and the
 // operation is recorded in the history. oldKey is the key the previous
 // state was read from: a .json.gz that Pulumi wrote is removed once the
-// .json is written, as Pulumi does when it stops compressing.
-func (b *Backend) writeState(ctx context.Context, ref backend.StackRef, oldKey string, data []byte, rec backend.HistoryRecord) (string, error) {
+// .json is written, as Pulumi does when it stops compressing. journal
+// lists the objects of the stack's journal when the caller knows them
+// (the operation that wrote it); nil lists them.
+func (b *Backend) writeState(ctx context.Context, ref backend.StackRef, oldKey string, data []byte, rec backend.HistoryRecord, journal []string) (string, error) {
 	hash := hashOf(data)
-	if err := b.markCompacted(ctx, ref, hash); err != nil {
-		return "", err
+	if journal == nil {
+		var err error
+		if journal, err = b.keys(ctx, journalDir(ref), ""); err != nil {
+			return "", err
+		}
+	}
+	if len(journal) > 0 {
+		if err := b.markCompacted(ctx, ref, hash); err != nil {
+			return "", err
+		}
+		journal = append(journal, journalDir(ref)+compactedObject)
 	}
 	if err := b.keepCurrent(ctx, ref, oldKey); err != nil {
 		return "", err
@@ -212,8 +223,10 @@ func (b *Backend) writeState(ctx context.Context, ref backend.StackRef, oldKey s
 	if err := b.writeMeta(ctx, path.Join(diy.Backups(ref), diy.BackupName(ref, ns)), data, false, meta); err != nil {
 		return "", fmt.Errorf("backing up the state of stack %s: %w", ref, err)
 	}
-	if err := b.removeJournal(ctx, ref); err != nil {
-		return "", err
+	if len(journal) > 0 {
+		if err := b.removeJournal(ctx, ref, journal); err != nil {
+			return "", err
+		}
 	}
 	return hash, b.record(ctx, ref, rec, ns)
 }
