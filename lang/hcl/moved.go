@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -469,6 +470,24 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 	}
 }
 
+// unkeyed reports whether the address of a removed block names a
+// resource or module without instance keys, as OpenTofu requires: every
+// instance leaves together.
+func (m *module) unkeyed(from address) bool {
+	modules := slices.ContainsFunc(from.modules, func(st step) bool { return st.key != cty.NilVal })
+	switch {
+	case modules || from.typ == "module" && from.key != cty.NilVal:
+		m.errorf(from.rng, "Module instance address with keys is not allowed",
+			"A removed block names a module call, never one of its instances: take the instance keys out of %s; all the instances leave the configuration together.", from)
+	case from.key != cty.NilVal:
+		m.errorf(from.rng, "Resource instance address with keys is not allowed",
+			"A removed block names a resource, never one of its instances: take the instance key out of %s; all the instances leave the configuration together.", from)
+	default:
+		return true
+	}
+	return false
+}
+
 var removedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
@@ -477,8 +496,9 @@ var removedSchema = &hcl.BodySchema{
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
 
 // removed decodes a removed block. Unless lifecycle { destroy = true }, the
-// resource (or instance) at from leaves the stack without being deleted,
-// as in OpenTofu; with it, the block only records that it is deleted.
+// resource (every instance) or module at from leaves the stack without
+// being deleted, as in OpenTofu; with it, the block only records that it
+// is deleted.
 func (m *module) removed(b *hcl.Block) {
 	content, diags := b.Body.Content(removedSchema)
 	m.report(diags)
@@ -486,7 +506,7 @@ func (m *module) removed(b *hcl.Block) {
 		return
 	}
 	from, ok := m.address(content.Attributes["from"], "from")
-	if !ok {
+	if !ok || !m.unkeyed(from) {
 		return
 	}
 	if n := m.node(from); n != nil {
@@ -508,7 +528,7 @@ func (m *module) removed(b *hcl.Block) {
 	if destroy {
 		return
 	}
-	n := &eval.Removed{Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
+	n := &eval.Removed{Decl: eval.Decl{Name: from.name, Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
 	if from.typ == "module" {
 		n.Noun = "removed module"
 	} else {
@@ -525,7 +545,7 @@ func (m *module) removed(b *hcl.Block) {
 	}
 	// A module's resource is forgotten in the module's body, which names it.
 	_, calls := m.scopeOf(from)
-	if len(calls) < len(from.modules) || m.expanded(from) || from.keyed() && from.key == cty.NilVal {
+	if len(calls) < len(from.modules) || m.expanded(from) {
 		m.errorf(from.rng, "Unsupported removed address", "%s must be in a declared module without count or for_each; forget the resources of a module that is gone, or expanded, with `cairn state delete`.", from)
 		return
 	}
