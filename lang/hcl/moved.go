@@ -471,8 +471,9 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 }
 
 // unkeyed reports whether the address of a removed block names a
-// resource or module without instance keys, as OpenTofu requires: every
-// instance leaves together.
+// resource or module without instance keys, as OpenTofu requires of a
+// Terraform configuration: every instance leaves together. (In *.hcl
+// files a removed block may name an instance.)
 func (m *module) unkeyed(from address) bool {
 	modules := slices.ContainsFunc(from.modules, func(st step) bool { return st.key != cty.NilVal })
 	switch {
@@ -496,9 +497,9 @@ var removedSchema = &hcl.BodySchema{
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
 
 // removed decodes a removed block. Unless lifecycle { destroy = true }, the
-// resource (every instance) or module at from leaves the stack without
-// being deleted, as in OpenTofu; with it, the block only records that it
-// is deleted.
+// resource (or instance, in *.hcl files) or module at from leaves the
+// stack without being deleted, as in OpenTofu; with it, the block only
+// records that it is deleted.
 func (m *module) removed(b *hcl.Block) {
 	content, diags := b.Body.Content(removedSchema)
 	m.report(diags)
@@ -506,7 +507,7 @@ func (m *module) removed(b *hcl.Block) {
 		return
 	}
 	from, ok := m.address(content.Attributes["from"], "from")
-	if !ok || !m.unkeyed(from) {
+	if !ok || m.tf && !m.unkeyed(from) {
 		return
 	}
 	if n := m.node(from); n != nil {
@@ -528,7 +529,7 @@ func (m *module) removed(b *hcl.Block) {
 	if destroy {
 		return
 	}
-	n := &eval.Removed{Decl: eval.Decl{Name: from.name, Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
+	n := &eval.Removed{Decl: eval.Decl{Name: from.instance(), Namespace: from.typ, Noun: fmt.Sprintf("removed %q", from.typ), NameRange: from.rng, DeclRange: b.DefRange}}
 	if from.typ == "module" {
 		n.Noun = "removed module"
 	} else {
@@ -545,7 +546,7 @@ func (m *module) removed(b *hcl.Block) {
 	}
 	// A module's resource is forgotten in the module's body, which names it.
 	_, calls := m.scopeOf(from)
-	if len(calls) < len(from.modules) || m.expanded(from) {
+	if len(calls) < len(from.modules) || m.expanded(from) || from.keyed() && from.key == cty.NilVal {
 		m.errorf(from.rng, "Unsupported removed address", "%s must be in a declared module without count or for_each; forget the resources of a module that is gone, or expanded, with `cairn state delete`.", from)
 		return
 	}
