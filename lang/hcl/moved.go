@@ -489,6 +489,26 @@ func (m *module) unkeyed(from address) bool {
 	return false
 }
 
+// removedProvisioners checks the provisioner and connection blocks of a
+// removed block. Each provisioner must be a destroy-time one, as OpenTofu
+// requires; OpenTofu runs them only when the block deletes the resource,
+// which Cairn does not do yet (an error), so a block that forgets the
+// resource runs none, as in OpenTofu.
+func (m *module) removedProvisioners(blocks hcl.Blocks, destroy bool) {
+	for _, p := range blocks {
+		switch {
+		case p.Type == "lifecycle":
+		case destroy:
+			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block that deletes its resource. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
+		case p.Type == "provisioner":
+			attrs, _ := p.Body.JustAttributes()
+			if a := attrs["when"]; a == nil || m.keyword(a.Expr) != "destroy" {
+				m.errorf(p.DefRange, "Invalid \"removed.provisioner\" block", "A removed block holds destroy-time provisioners only: add when = destroy to this one, or remove it.")
+			}
+		}
+	}
+}
+
 var removedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
@@ -514,11 +534,6 @@ func (m *module) removed(b *hcl.Block) {
 		m.errorf(from.rng, "Removed resource still declared", "%s is declared at %s; remove its declaration, or this removed block.", from, n.Declaration().DeclRange)
 		return
 	}
-	for _, p := range content.Blocks {
-		if p.Type != "lifecycle" {
-			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
-		}
-	}
 	// Without lifecycle { destroy }, OpenTofu forgets (Terraform deletes).
 	destroy := false
 	if lc := m.single(content.Blocks, "lifecycle"); lc != nil {
@@ -526,6 +541,7 @@ func (m *module) removed(b *hcl.Block) {
 		m.report(diags)
 		destroy = m.constantBool(lcContent.Attributes["destroy"], false)
 	}
+	m.removedProvisioners(content.Blocks, destroy)
 	if destroy {
 		return
 	}

@@ -55,6 +55,10 @@ import {
 removed {
   from = test_thing.gone
 
+  lifecycle {
+    destroy = true
+  }
+
   provisioner "local-exec" {
     when    = destroy
     command = "echo gone"
