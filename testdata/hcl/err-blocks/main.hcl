@@ -72,3 +72,11 @@ resource "test_thing" "triggered" {
     replace_triggered_by = [path.module, test_thing.both.name, "${test_thing.both.id}${test_thing.both.name}"]
   }
 }
+
+removed {
+  from = test_thing.forgotten
+
+  provisioner "local-exec" {
+    command = "echo not at destroy"
+  }
+}
