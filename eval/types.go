@@ -202,8 +202,12 @@ func (rt *resourceType) markSecrets(props cty.Value) cty.Value {
 
 // value returns a resource's value: its outputs, with the outputs of its
 // schema that the engine did not return unknown (in a preview) or null.
+// A Terraform provider's plan holds every attribute, its unknowns unknown,
+// and leaves out only null ones: what it leaves out is null in a preview
+// too, as Terraform has it.
 func (rt *resourceType) value(urn resource.URN, id resource.ID, custom bool, outputs resource.Map, preview bool) cty.Value {
 	if rt.schema != nil {
+		terraform := rt.names.terraform && custom && !resource.IsProviderType(rt.token)
 		outputs = outputs.Copy()
 		if outputs == nil {
 			outputs = resource.Map{}
@@ -211,13 +215,13 @@ func (rt *resourceType) value(urn resource.URN, id resource.ID, custom bool, out
 		for k := range rt.schema.Properties {
 			if _, ok := outputs[k]; !ok {
 				outputs[k] = resource.Null
-				if preview {
+				if preview && !terraform {
 					outputs[k] = resource.Unknown()
 				}
 			}
 		}
 		outputs = rt.names.object(outputs, rt.schema.Properties)
-		if rt.names.terraform && custom && !resource.IsProviderType(rt.token) {
+		if terraform {
 			return values.TerraformObject(urn, rt.attributes(outputs))
 		}
 	}

@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -469,6 +470,45 @@ func instanceOnly(exp eval.Expansion, key cty.Value, e, otherwise hcl.Expression
 	}
 }
 
+// unkeyed reports whether the address of a removed block names a
+// resource or module without instance keys, as OpenTofu requires of a
+// Terraform configuration: every instance leaves together. (In *.hcl
+// files a removed block may name an instance.)
+func (m *module) unkeyed(from address) bool {
+	modules := slices.ContainsFunc(from.modules, func(st step) bool { return st.key != cty.NilVal })
+	switch {
+	case modules || from.typ == "module" && from.key != cty.NilVal:
+		m.errorf(from.rng, "Module instance address with keys is not allowed",
+			"A removed block names a module call, never one of its instances: take the instance keys out of %s; all the instances leave the configuration together.", from)
+	case from.key != cty.NilVal:
+		m.errorf(from.rng, "Resource instance address with keys is not allowed",
+			"A removed block names a resource, never one of its instances: take the instance key out of %s; all the instances leave the configuration together.", from)
+	default:
+		return true
+	}
+	return false
+}
+
+// removedProvisioners checks the provisioner and connection blocks of a
+// removed block. Each provisioner must be a destroy-time one, as OpenTofu
+// requires; OpenTofu runs them only when the block deletes the resource,
+// which Cairn does not do yet (an error), so a block that forgets the
+// resource runs none, as in OpenTofu.
+func (m *module) removedProvisioners(blocks hcl.Blocks, destroy bool) {
+	for _, p := range blocks {
+		switch {
+		case p.Type == "lifecycle":
+		case destroy:
+			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block that deletes its resource. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
+		case p.Type == "provisioner":
+			attrs, _ := p.Body.JustAttributes()
+			if a := attrs["when"]; a == nil || m.keyword(a.Expr) != "destroy" {
+				m.errorf(p.DefRange, "Invalid \"removed.provisioner\" block", "A removed block holds destroy-time provisioners only: add when = destroy to this one, or remove it.")
+			}
+		}
+	}
+}
+
 var removedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
@@ -477,8 +517,9 @@ var removedSchema = &hcl.BodySchema{
 var removedLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}}
 
 // removed decodes a removed block. Unless lifecycle { destroy = true }, the
-// resource (or instance) at from leaves the stack without being deleted,
-// as in OpenTofu; with it, the block only records that it is deleted.
+// resource (or instance, in *.hcl files) or module at from leaves the
+// stack without being deleted, as in OpenTofu; with it, the block only
+// records that it is deleted.
 func (m *module) removed(b *hcl.Block) {
 	content, diags := b.Body.Content(removedSchema)
 	m.report(diags)
@@ -486,17 +527,12 @@ func (m *module) removed(b *hcl.Block) {
 		return
 	}
 	from, ok := m.address(content.Attributes["from"], "from")
-	if !ok {
+	if !ok || m.tf && !m.unkeyed(from) {
 		return
 	}
 	if n := m.node(from); n != nil {
 		m.errorf(from.rng, "Removed resource still declared", "%s is declared at %s; remove its declaration, or this removed block.", from, n.Declaration().DeclRange)
 		return
-	}
-	for _, p := range content.Blocks {
-		if p.Type != "lifecycle" {
-			m.errorf(p.DefRange, "Unsupported block in removed", "Cairn does not run the provisioners of a removed block. A resource's destroy-time provisioners run from the state when it leaves the configuration: add this provisioner (when = destroy) to the resource block, update, then remove the resource.")
-		}
 	}
 	// Without lifecycle { destroy }, OpenTofu forgets (Terraform deletes).
 	destroy := false
@@ -505,6 +541,7 @@ func (m *module) removed(b *hcl.Block) {
 		m.report(diags)
 		destroy = m.constantBool(lcContent.Attributes["destroy"], false)
 	}
+	m.removedProvisioners(content.Blocks, destroy)
 	if destroy {
 		return
 	}

@@ -51,7 +51,11 @@ func (m *module) lifecycle(blocks []*hcl.Block, r *eval.Resource, sh *shape, rng
 			o.Protect = &nullProtectsExpr{a.Expr}
 		}
 		if a := content.Attributes["ignore_changes"]; a != nil {
-			o.IgnoreChanges = m.paths(a, sh, true)
+			if body, ok := r.Properties.(*bodyExpr); ok && sh.types.terraform {
+				o.IgnoreChanges = m.ignoreKeys(a, sh, body.body)
+			} else {
+				o.IgnoreChanges = m.paths(a, sh, true)
+			}
 		}
 		if a := content.Attributes["replace_triggered_by"]; a != nil {
 			m.triggerReferences(a.Expr)

@@ -31,6 +31,7 @@ func (tfSchemas) Schema(_ context.Context, pkg, _ string) (*schema.Package, erro
 	inputs := map[string]*schema.Property{
 		"name":    {TypeSpec: str},
 		"meta":    {TypeSpec: metaRef},
+		"tags":    {TypeSpec: schema.TypeSpec{Type: "object", AdditionalProperties: &str}},
 		"rule":    {TypeSpec: schema.TypeSpec{Type: "array", Items: &ruleRef}, Language: tf(schema.Terraform{Nesting: "list", MinItems: 1, MaxItems: 2})},
 		"setting": {TypeSpec: schema.TypeSpec{Type: "object", AdditionalProperties: &settingRef}, Language: tf(schema.Terraform{Nesting: "map"})},
 	}
@@ -111,6 +112,38 @@ resource "tfx_thing" "a" {
 	}
 	if n := v.GetAttr("rule").LengthInt(); n != 2 {
 		t.Errorf("%d rules", n)
+	}
+}
+
+// TestTerraformIgnoreKeys reads ignore_changes paths ending in a key as
+// OpenTofu reads them: the key of a map, the whole of an object.
+func TestTerraformIgnoreKeys(t *testing.T) {
+	prog, errs, _ := loadTF(t, tfRequirement+`
+resource "tfx_thing" "a" {
+  name = "a"
+  meta = { owner = "me" }
+  tags = { team = "web" }
+  rule { port = "80" }
+
+  lifecycle {
+    ignore_changes = [tags["team"], meta["owner"], name]
+  }
+}
+`)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	r := prog.Root.Nodes[len(prog.Root.Nodes)-1].(*eval.Resource)
+	v, diags := r.Options.IgnoreChanges.Value(&hcl.EvalContext{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var got []string
+	for _, el := range v.AsValueSlice() {
+		got = append(got, el.AsString())
+	}
+	if len(got) != 3 || !strings.HasPrefix(got[0], "tags") || got[0] == "tags" || got[1] != "meta" || got[2] != "name" {
+		t.Errorf("ignore_changes = %q, want the key of tags, all of meta, and name", got)
 	}
 }
 

@@ -55,6 +55,10 @@ import {
 removed {
   from = test_thing.gone
 
+  lifecycle {
+    destroy = true
+  }
+
   provisioner "local-exec" {
     when    = destroy
     command = "echo gone"
@@ -66,5 +70,13 @@ resource "test_thing" "triggered" {
 
   lifecycle {
     replace_triggered_by = [path.module, test_thing.both.name, "${test_thing.both.id}${test_thing.both.name}"]
+  }
+}
+
+removed {
+  from = test_thing.forgotten
+
+  provisioner "local-exec" {
+    command = "echo not at destroy"
   }
 }
