@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -130,10 +131,12 @@ func Suggest(name string, candidates []string) string {
 	return best
 }
 
-// List renders names as "a, b, c and N others", showing at most max.
+// List renders names as "a, b, c and N others", sorted, each once,
+// showing at most max.
 func List(names []string, max int) string {
 	sorted := append([]string(nil), names...)
 	sort.Strings(sorted)
+	sorted = slices.Compact(sorted)
 	if len(sorted) <= max {
 		return strings.Join(sorted, ", ")
 	}

@@ -103,3 +103,15 @@ func TestDiagnosticWriterCap(t *testing.T) {
 		})
 	}
 }
+
+// TestListNamesEachOnce checks that a name given twice (a schema's own id
+// beside the id every resource has) is listed once, and counted once in
+// "and N others".
+func TestListNamesEachOnce(t *testing.T) {
+	if got, want := List([]string{"urn", "id", "size", "id"}, 8), "id, size, urn"; got != want {
+		t.Errorf("List = %q, want %q", got, want)
+	}
+	if got, want := List([]string{"c", "b", "a", "b", "a"}, 2), "a, b and 1 others"; got != want {
+		t.Errorf("List = %q, want %q", got, want)
+	}
+}
