@@ -20,6 +20,10 @@ run "plan_default" {
     condition     = cairnfw_file.note.size == 42
     error_message = "size is ${cairnfw_file.note.size}"
   }
+  assert {
+    condition     = length(cairnfw_file.note.id) > 0
+    error_message = "id is ${cairnfw_file.note.id}"
+  }
 }
 
 run "plan_override" {
@@ -27,6 +31,10 @@ run "plan_override" {
   assert {
     condition     = cairnfw_file.other.size == 7
     error_message = "size is ${cairnfw_file.other.size}"
+  }
+  assert {
+    condition     = cairnfw_file.other.id == "fixed"
+    error_message = "id is ${cairnfw_file.other.id}"
   }
 }
 
